@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+const optionalUrl = z.string().trim().min(1).url().optional();
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const boolFlag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+export const configSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  REDIS_URL: optionalUrl,
+  MONGODB_URL: optionalUrl,
+  MONGODB_DB: z.string().min(1).default('engram'),
+  ELASTICSEARCH_URL: optionalUrl,
+  ELASTICSEARCH_INDEX: z.string().min(1).default('engram-memories'),
+  RATE_LIMIT_PER_SECOND: positiveInt(50),
+  REGION: z.string().min(1).default('eu-local'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Run pipeline workers inside the API process (always true for the embedded queue). */
+  RUN_WORKERS: boolFlag(true),
+  /** Operator credential for /admin/queues, as user:password (HTTP basic). Dashboard is off when unset. */
+  ADMIN_CREDENTIALS: z
+    .string()
+    .regex(/^[^:]+:.+$/, 'must be user:password')
+    .optional(),
+  /** Per-stage worker concurrency, e.g. "embed=4,commit=1" */
+  STAGE_CONCURRENCY: z.string().default(''),
+  JOB_ATTEMPTS: positiveInt(5),
+
+  EMBEDDER: z.enum(['glove', 'openai']).default('glove'),
+  EXTRACTOR: z.enum(['rules', 'openai']).default('rules'),
+  JUDGE: z.enum(['rules', 'openai']).default('rules'),
+  OPENAI_BASE_URL: optionalUrl,
+  OPENAI_API_KEY: z.string().optional(),
+  EMBEDDING_MODEL: z.string().min(1).default('text-embedding-3-small'),
+  EMBEDDING_DIMENSIONS: z.coerce.number().int().positive().optional(),
+  EXTRACTION_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  JUDGE_MODEL: z.string().min(1).default('gpt-4o-mini'),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses configuration from environment variables; a bad value names the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = configSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

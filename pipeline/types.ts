@@ -1,0 +1,117 @@
+/**
+ * Contracts shared by the pipeline stages. Stages are pure, typed functions:
+ * no Koa, BullMQ or storage imports here.
+ */
+
+export const PREDICATE_FAMILIES = [
+  'preferences',
+  'people',
+  'places',
+  'work',
+  'ownership',
+  'health',
+  'financial',
+  'events',
+  'other',
+] as const;
+export type PredicateFamily = (typeof PREDICATE_FAMILIES)[number];
+
+export type Tense = 'current' | 'past' | 'planned';
+export const TENSES: readonly Tense[] = ['current', 'past', 'planned'];
+
+export type EntityType = 'person' | 'place' | 'organization' | 'thing';
+export type SubjectType = 'user' | EntityType | 'unknown';
+
+/** What every extractor gets. `referenceTime` is the write time, or the add's `timestamp`. */
+export interface ExtractionInput {
+  content: string;
+  referenceTime: Date;
+}
+
+// ---------------------------------------------------------------- embedding
+
+export interface Embedder {
+  /** Stable identifier of the model + feature recipe, e.g. "glove-sg100d+ngram-v1". Stored with the vectors. */
+  readonly id: string;
+  readonly dimensions: number;
+  /** Returns one L2-normalised vector per text, in order. Deterministic for the default embedder. */
+  embed(texts: string[]): Promise<Float32Array[]>;
+}
+
+// ---------------------------------------------------------------- entities
+
+export interface ExtractedEntity {
+  /** Name as written first, e.g. "Anna". */
+  name: string;
+  /** Canonical key used to merge mentions: lower-cased, trimmed, e.g. "anna". */
+  canonical: string;
+  type: EntityType;
+  /** Other surface forms seen in this text ("my sister Anna" -> ["my sister"]). */
+  aliases: string[];
+}
+
+export interface EntityExtractor {
+  extractEntities(input: ExtractionInput): Promise<ExtractedEntity[]>;
+}
+
+// ---------------------------------------------------------------- facts
+
+export interface ExtractedFact {
+  /** Canonical subject; first person ("I", "my", "me") becomes "user". */
+  subject: string;
+  subjectType: SubjectType;
+  /** Canonical predicate from the taxonomy, or a snake_case verb with family `other`. */
+  predicate: string;
+  /** The verb phrase as written, e.g. "moved to". */
+  predicateRaw: string;
+  family: PredicateFamily;
+  object: string;
+  objectIsLiteral: boolean;
+  /** True when the statement denies the relation ("I don't live in Berlin any more"). */
+  negated: boolean;
+  tense: Tense;
+  /** Stated date when the content gives one; null means "use the reference time". */
+  validFrom: Date | null;
+  confidence: number;
+}
+
+export interface FactExtractor {
+  extractFacts(input: ExtractionInput): Promise<ExtractedFact[]>;
+}
+
+// ---------------------------------------------------------------- contradiction
+
+/** A live (or candidate) fact as stage 1 hands it to stage 2. */
+export interface CandidateFact {
+  id: string;
+  subject: string;
+  predicate: string;
+  object: string;
+  validFrom: Date;
+  /** Write sequence: a monotonically increasing number per workspace, breaking valid_from ties. */
+  seq: number;
+}
+
+/** The fact being committed, as stage 2 sees it. */
+export interface IncomingFact {
+  subject: string;
+  predicate: string;
+  object: string;
+  negated: boolean;
+  validFrom: Date;
+  seq: number;
+}
+
+export type ContradictionDecision =
+  /** Same predicate and same normalised object as a live fact: confirm it, store nothing new. */
+  | { kind: 'confirm'; factId: string }
+  /** Store the new fact live; invalidate these live facts (empty when none conflict). */
+  | { kind: 'insert'; invalidate: string[] }
+  /** Store the new fact already closed at `closedAt` (it is older than a conflicting live fact). */
+  | { kind: 'insert_closed'; closedAt: Date }
+  /** A negation with nothing to store: invalidate these live facts only. */
+  | { kind: 'retract'; invalidate: string[] };
+
+export interface ContradictionJudge {
+  decide(incoming: IncomingFact, candidates: CandidateFact[]): Promise<ContradictionDecision>;
+}
