@@ -1,0 +1,79 @@
+import type Database from 'better-sqlite3';
+
+/** Ordered migrations; PRAGMA user_version records how many have run. Never edit a shipped one. */
+const migrations: string[] = [
+  `
+  CREATE TABLE workspaces (id TEXT PRIMARY KEY, slug TEXT NOT NULL UNIQUE, plan TEXT NOT NULL, created_at TEXT NOT NULL);
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY, workspace_id TEXT NOT NULL, hash TEXT NOT NULL UNIQUE, scopes TEXT NOT NULL,
+    agent_id TEXT, created_at TEXT NOT NULL, revoked_at TEXT);
+  CREATE TABLE agents (workspace_id TEXT NOT NULL, agent_id TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (workspace_id, agent_id));
+  CREATE TABLE memories (
+    id TEXT PRIMARY KEY, workspace_id TEXT NOT NULL, user_id TEXT, agent_id TEXT, run_id TEXT,
+    content TEXT NOT NULL, metadata TEXT NOT NULL, status TEXT NOT NULL, error TEXT,
+    version INTEGER NOT NULL, seq INTEGER NOT NULL, reference_time TEXT,
+    created_at TEXT NOT NULL, updated_at TEXT NOT NULL, deleted_at TEXT);
+  CREATE INDEX memories_ws_created ON memories (workspace_id, created_at DESC, id DESC);
+  CREATE INDEX memories_ws_user ON memories (workspace_id, user_id, created_at DESC);
+  CREATE INDEX memories_ws_agent ON memories (workspace_id, agent_id, user_id);
+  CREATE TABLE facts (
+    id TEXT PRIMARY KEY, workspace_id TEXT NOT NULL, user_id TEXT, agent_id TEXT, run_id TEXT,
+    subject TEXT NOT NULL, subject_key TEXT NOT NULL, subject_type TEXT NOT NULL,
+    predicate TEXT NOT NULL, predicate_raw TEXT NOT NULL, family TEXT NOT NULL,
+    object TEXT NOT NULL, object_key TEXT NOT NULL, object_is_literal INTEGER NOT NULL,
+    tense TEXT NOT NULL, confidence REAL NOT NULL, valid_from TEXT NOT NULL,
+    invalid_at TEXT, invalidated_by TEXT, invalidated TEXT NOT NULL, confirmations TEXT NOT NULL,
+    last_confirmed_at TEXT NOT NULL, source_memory_id TEXT, source_memory_ids TEXT NOT NULL,
+    source_version INTEGER NOT NULL, seq INTEGER NOT NULL, created_at TEXT NOT NULL);
+  CREATE INDEX facts_scope_live ON facts (workspace_id, user_id, subject_key, predicate) WHERE invalid_at IS NULL;
+  CREATE INDEX facts_ws_order ON facts (workspace_id, valid_from DESC, seq DESC);
+  CREATE INDEX facts_ws_source ON facts (workspace_id, source_memory_id);
+  CREATE INDEX facts_ws_object ON facts (workspace_id, object_key);
+  CREATE TABLE fact_sources (workspace_id TEXT NOT NULL, memory_ref TEXT NOT NULL, fact_id TEXT NOT NULL, PRIMARY KEY (workspace_id, memory_ref, fact_id));
+  CREATE TABLE entities (
+    id TEXT PRIMARY KEY, workspace_id TEXT NOT NULL, agent_key TEXT NOT NULL, user_key TEXT NOT NULL,
+    agent_id TEXT, user_id TEXT, canonical TEXT NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL,
+    aliases TEXT NOT NULL, memory_ids TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+    UNIQUE (workspace_id, agent_key, user_key, canonical));
+  CREATE TABLE entity_links (workspace_id TEXT NOT NULL, memory_id TEXT NOT NULL, entity_id TEXT NOT NULL, PRIMARY KEY (workspace_id, memory_id, entity_id));
+  CREATE TABLE history (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, workspace_id TEXT NOT NULL, memory_id TEXT NOT NULL,
+    event TEXT NOT NULL, at TEXT NOT NULL, fact_id TEXT, fact TEXT);
+  CREATE INDEX history_memory ON history (workspace_id, memory_id, at, seq);
+  CREATE TABLE audit (
+    id TEXT PRIMARY KEY, workspace_id TEXT NOT NULL, ts TEXT NOT NULL, actor TEXT NOT NULL, action TEXT NOT NULL,
+    result TEXT NOT NULL, user_id TEXT, target_id TEXT, meta TEXT NOT NULL);
+  CREATE INDEX audit_ws_ts ON audit (workspace_id, ts DESC, id DESC);
+  CREATE TABLE batches (
+    id TEXT PRIMARY KEY, workspace_id TEXT NOT NULL, status TEXT NOT NULL, received INTEGER NOT NULL,
+    imported INTEGER NOT NULL, failed INTEGER NOT NULL, errors TEXT NOT NULL, memory_ids TEXT NOT NULL,
+    created_at TEXT NOT NULL, completed_at TEXT);
+  CREATE TABLE batch_items (batch_id TEXT NOT NULL, idx INTEGER NOT NULL, ok INTEGER NOT NULL, PRIMARY KEY (batch_id, idx));
+  CREATE TABLE locks (key TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL);
+  CREATE TABLE sequences (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+  CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE jobs (
+    id TEXT PRIMARY KEY, queue TEXT NOT NULL, payload TEXT NOT NULL, state TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0, run_after INTEGER NOT NULL, last_error TEXT,
+    created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, order_key INTEGER NOT NULL);
+  CREATE INDEX jobs_ready ON jobs (state, run_after, order_key);
+  CREATE TABLE vectors (
+    id TEXT PRIMARY KEY, workspace_id TEXT NOT NULL, agent_id TEXT, user_id TEXT, run_id TEXT,
+    meta_terms TEXT NOT NULL, vec BLOB NOT NULL, rev INTEGER NOT NULL);
+  CREATE INDEX vectors_rev ON vectors (rev);
+  CREATE TABLE vector_tombstones (id TEXT NOT NULL, rev INTEGER NOT NULL);
+  CREATE INDEX vector_tombstones_rev ON vector_tombstones (rev);
+  `,
+];
+
+export function migrate(db: Database.Database): void {
+  const version = () => db.pragma('user_version', { simple: true }) as number;
+  for (let i = version(); i < migrations.length; i++) {
+    // Re-read inside the write lock: another process may have migrated meanwhile.
+    db.transaction(() => {
+      if (version() > i) return;
+      db.exec(migrations[i]);
+      db.pragma(`user_version = ${i + 1}`);
+    }).immediate();
+  }
+}

@@ -1,0 +1,77 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Store } from '../types.js';
+import { SqliteEntityRepository } from './entities.js';
+import { SqliteFactRepository } from './facts.js';
+import { SqliteMemoryRepository } from './memories.js';
+import {
+  SqliteAgentRepository,
+  SqliteApiKeyRepository,
+  SqliteAuditRepository,
+  SqliteBatchRepository,
+  SqliteHistoryRepository,
+  SqliteLockRepository,
+  SqliteSequenceRepository,
+  SqliteWorkspaceRepository,
+} from './records.js';
+import { migrate } from './schema.js';
+
+/** Opens (creating if needed) the embedded database in `dataDir`. Safe to open from several processes. */
+export function openDatabase(dataDir: string): Database.Database {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(join(dataDir, 'engram.db'), { timeout: 10_000 });
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  migrate(db);
+  return db;
+}
+
+export class SqliteStore implements Store {
+  readonly kind = 'sqlite' as const;
+  readonly workspaces;
+  readonly keys;
+  readonly agents;
+  readonly memories;
+  readonly facts;
+  readonly entities;
+  readonly history;
+  readonly audit;
+  readonly batches;
+  readonly locks;
+  readonly sequences;
+  readonly settings;
+
+  constructor(readonly db: Database.Database) {
+    this.workspaces = new SqliteWorkspaceRepository(db);
+    this.keys = new SqliteApiKeyRepository(db);
+    this.agents = new SqliteAgentRepository(db);
+    this.memories = new SqliteMemoryRepository(db);
+    this.facts = new SqliteFactRepository(db);
+    this.entities = new SqliteEntityRepository(db);
+    this.history = new SqliteHistoryRepository(db);
+    this.audit = new SqliteAuditRepository(db);
+    this.batches = new SqliteBatchRepository(db);
+    this.locks = new SqliteLockRepository(db);
+    this.sequences = new SqliteSequenceRepository(db);
+    this.settings = {
+      get: async (key: string) => (db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined)?.value ?? null,
+      set: async (key: string, value: string) => {
+        db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+      },
+    };
+  }
+
+  static open(dataDir: string): SqliteStore {
+    return new SqliteStore(openDatabase(dataDir));
+  }
+
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,365 @@
+/**
+ * Document-shaped repositories. Every backend (embedded SQLite, MongoDB)
+ * implements these; the shared contract suite in storage/contract runs
+ * against each. Rules that keep them portable:
+ * - one record type per repository, no cross-repository joins;
+ * - single-document updates are atomic and conditional (compare-and-set);
+ * - multi-document work is written to be idempotent instead of transactional.
+ */
+import type { EntityType, PredicateFamily, SubjectType, Tense } from '../pipeline/types.js';
+
+export type Plan = 'hobby' | 'developer' | 'team' | 'scale';
+export type Scope = 'memories:read' | 'memories:write';
+export const ALL_SCOPES: Scope[] = ['memories:read', 'memories:write'];
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+export interface Paged<T> {
+  items: T[];
+  total: number;
+}
+
+export interface WorkspaceRecord {
+  id: string;
+  slug: string;
+  plan: Plan;
+  createdAt: string;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  workspaceId: string;
+  /** sha256 hex of the secret; the secret itself is never stored. */
+  hash: string;
+  scopes: Scope[];
+  /** Default agent namespace; a key with one is confined to it. */
+  agentId: string | null;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface AgentRecord {
+  workspaceId: string;
+  agentId: string;
+  createdAt: string;
+}
+
+export type MemoryStatus = 'processing' | 'ready' | 'error';
+
+export interface MemoryRecord {
+  id: string;
+  workspaceId: string;
+  userId: string | null;
+  agentId: string | null;
+  runId: string | null;
+  content: string;
+  metadata: Record<string, unknown>;
+  status: MemoryStatus;
+  error: string | null;
+  /** Content version: 1 on add, +1 on each update. Pipeline results for older versions are discarded. */
+  version: number;
+  /** Write sequence of the latest version; orders facts with equal valid_from. */
+  seq: number;
+  /** The add's `timestamp` (becomes facts' valid_from), else null. */
+  referenceTime: string | null;
+  createdAt: string;
+  updatedAt: string;
+  deletedAt: string | null;
+}
+
+export interface MemoryFilter {
+  workspaceId: string;
+  userId?: string;
+  /** `null` selects the default namespace; undefined selects all namespaces. */
+  agentId?: string | null;
+  runId?: string;
+  status?: MemoryStatus;
+  /** Include forgotten stubs; default false. */
+  includeForgotten?: boolean;
+}
+
+export interface ScopeSummary {
+  key: string;
+  memories: number;
+  lastActive: string;
+}
+
+export interface MemoryRepository {
+  insert(memory: MemoryRecord): Promise<void>;
+  get(workspaceId: string, id: string): Promise<MemoryRecord | null>;
+  getMany(workspaceId: string, ids: string[]): Promise<MemoryRecord[]>;
+  /** Newest first (created_at desc, id desc). */
+  list(filter: MemoryFilter, page: Page): Promise<Paged<MemoryRecord>>;
+  count(filter: MemoryFilter): Promise<number>;
+  /**
+   * Compare-and-set update: applies `patch` only while the memory is not forgotten and,
+   * when given, its current `version` equals `expectVersion`. Returns the updated record or null.
+   */
+  update(
+    workspaceId: string,
+    id: string,
+    patch: Partial<Pick<MemoryRecord, 'content' | 'status' | 'error' | 'version' | 'seq' | 'updatedAt' | 'deletedAt'>> & {
+      content?: string;
+    },
+    expectVersion?: number,
+  ): Promise<MemoryRecord | null>;
+  /** Forgotten stub: drops content, keeps id, scope and timestamps. */
+  forget(workspaceId: string, id: string, at: string): Promise<MemoryRecord | null>;
+  /** Physically removes matching memories; returns the removed records' ids and whether each was active. */
+  purge(filter: MemoryFilter): Promise<{ id: string; active: boolean }[]>;
+  summarizeByUser(workspaceId: string, agentId: string | null | undefined, page: Page): Promise<Paged<ScopeSummary>>;
+  summarizeByAgent(workspaceId: string, agentIds: string[]): Promise<ScopeSummary[]>;
+}
+
+export interface FactRecord {
+  id: string;
+  workspaceId: string;
+  userId: string | null;
+  agentId: string | null;
+  runId: string | null;
+  subject: string;
+  subjectType: SubjectType;
+  predicate: string;
+  predicateRaw: string;
+  family: PredicateFamily;
+  object: string;
+  /** Normalised object used for confirmation matching and `entity` lookups. */
+  objectKey: string;
+  /** Lower-cased subject for `entity` / `subject` lookups. */
+  subjectKey: string;
+  objectIsLiteral: boolean;
+  tense: Tense;
+  confidence: number;
+  validFrom: string;
+  invalidAt: string | null;
+  /** Fact id that superseded this one, or a reason such as `memory_deleted`; null while live. */
+  invalidatedBy: string | null;
+  /** Ids of earlier facts this fact superseded. */
+  invalidated: string[];
+  /** Distinct confirmation tokens (source memory + version); observation_count is its length. */
+  confirmations: string[];
+  lastConfirmedAt: string;
+  sourceMemoryId: string | null;
+  sourceMemoryIds: string[];
+  /** Memory content version the fact was extracted from. */
+  sourceVersion: number;
+  seq: number;
+  createdAt: string;
+}
+
+export interface FactFilter {
+  workspaceId: string;
+  userId?: string | null;
+  agentId?: string | null;
+  runId?: string;
+  subjectKey?: string;
+  /** Subject key or object key equals these (an entity mentioned on either side). */
+  entity?: { subjectKey: string; objectKey: string };
+  predicate?: string;
+  family?: PredicateFamily;
+  /** Facts valid at this instant: valid_from <= asOf and (invalid_at null or > asOf). */
+  asOf?: string;
+  includeInvalidated?: boolean;
+  sourceMemoryId?: string;
+  ids?: string[];
+}
+
+export interface MemoryVersionRef {
+  memoryId: string;
+  version: number;
+}
+
+/** The user scope within which contradictions are checked. */
+export interface UserScope {
+  workspaceId: string;
+  agentId: string | null;
+  userId: string | null;
+}
+
+export interface FactRepository {
+  /** Insert-if-absent by id (so a retried commit never duplicates). Returns true when inserted. */
+  insert(fact: FactRecord): Promise<boolean>;
+  get(workspaceId: string, id: string): Promise<FactRecord | null>;
+  /** Ordered by valid_from desc, then seq desc, then id. */
+  query(filter: FactFilter, page: Page): Promise<Paged<FactRecord>>;
+  /** Live facts in one user scope with this subject and any of these predicates. */
+  findLive(scope: UserScope, subjectKey: string, predicates: string[]): Promise<FactRecord[]>;
+  /** Sets invalid_at on those still live. Returns how many changed. */
+  invalidate(workspaceId: string, ids: string[], at: string, by: string): Promise<number>;
+  /** Adds a confirmation token (idempotent) and bumps last_confirmed_at; links the confirming memory version. */
+  confirm(workspaceId: string, id: string, token: string, source: MemoryVersionRef | null, at: string): Promise<FactRecord | null>;
+  /** Live facts extracted from (or confirmed by) one version of a memory. */
+  listForMemory(workspaceId: string, source: MemoryVersionRef): Promise<FactRecord[]>;
+  /** Corrects a live fact's invalidated list after the fact was inserted (idempotent). */
+  setInvalidated(workspaceId: string, id: string, invalidated: string[]): Promise<void>;
+  purge(filter: FactFilter): Promise<{ id: string; live: boolean }[]>;
+  countLive(filter: FactFilter): Promise<number>;
+  countLiveByUser(workspaceId: string, agentId: string | null | undefined, userIds: string[]): Promise<Map<string, number>>;
+  countLiveByAgent(workspaceId: string, agentIds: string[]): Promise<Map<string, number>>;
+}
+
+export interface EntityRecord {
+  id: string;
+  workspaceId: string;
+  agentId: string | null;
+  userId: string | null;
+  canonical: string;
+  name: string;
+  type: EntityType;
+  aliases: string[];
+  memoryIds: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface EntityRepository {
+  /** Merges by (scope, canonical): adds aliases and memory ids idempotently. */
+  upsert(scope: UserScope, entity: { canonical: string; name: string; type: EntityType; aliases: string[] }, memoryId: string, at: string): Promise<void>;
+  find(scope: Partial<UserScope> & { workspaceId: string }, canonical: string): Promise<EntityRecord[]>;
+  listByMemory(workspaceId: string, memoryId: string): Promise<EntityRecord[]>;
+  /** Removes a memory from entities' links; entities left with no memory are deleted. */
+  unlinkMemory(workspaceId: string, memoryId: string): Promise<void>;
+  purge(filter: { workspaceId: string; agentId?: string | null; userId?: string | null }): Promise<number>;
+}
+
+export type HistoryEventKind = 'created' | 'updated' | 'fact_extracted' | 'fact_invalidated' | 'deleted';
+
+export interface HistoryEventRecord {
+  id: string;
+  workspaceId: string;
+  memoryId: string;
+  event: HistoryEventKind;
+  at: string;
+  factId: string | null;
+  fact: string | null;
+}
+
+export interface HistoryRepository {
+  /** Insert-if-absent by id. */
+  append(events: HistoryEventRecord[]): Promise<void>;
+  /** Oldest first. */
+  list(workspaceId: string, memoryId: string): Promise<HistoryEventRecord[]>;
+  purgeMemories(workspaceId: string, memoryIds: string[]): Promise<void>;
+}
+
+export interface AuditRecord {
+  id: string;
+  workspaceId: string;
+  ts: string;
+  actor: string;
+  action: string;
+  result: string;
+  userId: string | null;
+  targetId: string | null;
+  meta: Record<string, unknown>;
+}
+
+export interface AuditFilter {
+  workspaceId: string;
+  userId?: string;
+  action?: string;
+  since?: string;
+  until?: string;
+}
+
+export interface AuditRepository {
+  append(record: AuditRecord): Promise<void>;
+  /** Newest first. */
+  list(filter: AuditFilter, page: Page): Promise<Paged<AuditRecord>>;
+}
+
+export type BatchStatus = 'processing' | 'completed';
+
+export interface BatchItemError {
+  index: number;
+  memory_id: string | null;
+  message: string;
+}
+
+export interface BatchRecord {
+  id: string;
+  workspaceId: string;
+  status: BatchStatus;
+  received: number;
+  imported: number;
+  failed: number;
+  errors: BatchItemError[];
+  /** Memory ids in arrival order. */
+  memoryIds: string[];
+  createdAt: string;
+  completedAt: string | null;
+}
+
+export interface BatchRepository {
+  insert(batch: BatchRecord): Promise<void>;
+  get(workspaceId: string, id: string): Promise<BatchRecord | null>;
+  /** Records one item's outcome exactly once (idempotent per index); completes the batch when all are in. */
+  recordItem(workspaceId: string, id: string, index: number, outcome: { ok: true } | { ok: false; error: BatchItemError }, at: string): Promise<BatchRecord | null>;
+  /** Drops erased memory ids from batch records of a workspace (content-free, but ids of erased data). */
+  forgetMemories(workspaceId: string, memoryIds: string[]): Promise<void>;
+}
+
+export interface WorkspaceRepository {
+  insert(workspace: WorkspaceRecord): Promise<void>;
+  get(id: string): Promise<WorkspaceRecord | null>;
+  getBySlug(slug: string): Promise<WorkspaceRecord | null>;
+  list(): Promise<WorkspaceRecord[]>;
+  setPlan(id: string, plan: Plan): Promise<void>;
+}
+
+export interface ApiKeyRepository {
+  insert(key: ApiKeyRecord): Promise<void>;
+  getByHash(hash: string): Promise<ApiKeyRecord | null>;
+  get(id: string): Promise<ApiKeyRecord | null>;
+  list(): Promise<ApiKeyRecord[]>;
+  revoke(id: string, at: string): Promise<boolean>;
+  count(): Promise<number>;
+}
+
+export type AgentRegistration = 'exists' | 'created' | 'cap_exceeded';
+
+export interface AgentRepository {
+  /** Atomically registers a new agent namespace unless the workspace already has `cap` agents. */
+  register(workspaceId: string, agentId: string, cap: number, at: string): Promise<AgentRegistration>;
+  exists(workspaceId: string, agentId: string): Promise<boolean>;
+  count(workspaceId: string): Promise<number>;
+  list(workspaceId: string, page: Page): Promise<Paged<AgentRecord>>;
+  remove(workspaceId: string, agentId: string): Promise<boolean>;
+}
+
+/** Cross-process lease used to serialise commits within one user scope. */
+export interface LockRepository {
+  /** Takes the lease if free or expired. */
+  tryAcquire(key: string, owner: string, ttlMs: number): Promise<boolean>;
+  release(key: string, owner: string): Promise<void>;
+}
+
+export interface SequenceRepository {
+  /** Reserves `count` consecutive numbers for a named counter; returns the first. */
+  next(name: string, count?: number): Promise<number>;
+}
+
+export interface Store {
+  readonly kind: 'sqlite' | 'mongodb';
+  workspaces: WorkspaceRepository;
+  keys: ApiKeyRepository;
+  agents: AgentRepository;
+  memories: MemoryRepository;
+  facts: FactRepository;
+  entities: EntityRepository;
+  history: HistoryRepository;
+  audit: AuditRepository;
+  batches: BatchRepository;
+  locks: LockRepository;
+  sequences: SequenceRepository;
+  /** Reads and writes small settings such as the embedder that produced the stored vectors. */
+  settings: {
+    get(key: string): Promise<string | null>;
+    set(key: string, value: string): Promise<void>;
+  };
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,187 @@
+import type Database from 'better-sqlite3';
+import { compareHits, type VectorDoc, type VectorFilter, type VectorHit, type VectorIndex } from './types.js';
+
+interface Row {
+  id: string;
+  agentId: string | null;
+  userId: string | null;
+  runId: string | null;
+  terms: string[];
+  vector: Float32Array;
+}
+
+/** One workspace's vectors, kept in memory for exact cosine scans. */
+class Partition {
+  readonly rows = new Map<string, Row>();
+  readonly byUser = new Map<string | null, Set<Row>>();
+
+  put(row: Row): void {
+    this.delete(row.id);
+    this.rows.set(row.id, row);
+    let set = this.byUser.get(row.userId);
+    if (!set) this.byUser.set(row.userId, (set = new Set()));
+    set.add(row);
+  }
+
+  delete(id: string): void {
+    const row = this.rows.get(id);
+    if (!row) return;
+    this.rows.delete(id);
+    const set = this.byUser.get(row.userId);
+    set?.delete(row);
+    if (set && set.size === 0) this.byUser.delete(row.userId);
+  }
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  const n = Math.min(a.length, b.length);
+  let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    s0 += a[i] * b[i];
+    s1 += a[i + 1] * b[i + 1];
+    s2 += a[i + 2] * b[i + 2];
+    s3 += a[i + 3] * b[i + 3];
+  }
+  for (; i < n; i++) s0 += a[i] * b[i];
+  return s0 + s1 + s2 + s3;
+}
+
+const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+const fromBlob = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+
+/**
+ * Exact cosine search over vectors persisted in the embedded SQLite database.
+ * Vectors are cached in memory; writes by other processes (a separate worker
+ * on the same data folder) are picked up through a revision counter.
+ */
+export class EmbeddedVectorIndex implements VectorIndex {
+  readonly kind = 'embedded' as const;
+  private readonly partitions = new Map<string, Partition>();
+  private lastRev = 0;
+  private dataVersion = -1;
+
+  constructor(private readonly db: Database.Database) {
+    this.sync();
+  }
+
+  private partition(workspaceId: string): Partition {
+    let p = this.partitions.get(workspaceId);
+    if (!p) this.partitions.set(workspaceId, (p = new Partition()));
+    return p;
+  }
+
+  private nextRev(): number {
+    return (
+      this.db
+        .prepare(`INSERT INTO sequences (name, value) VALUES ('vector_rev', 1) ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value`)
+        .get() as { value: number }
+    ).value;
+  }
+
+  /** Applies rows and tombstones written since the last sync (by any process). */
+  private sync(): void {
+    const version = this.db.pragma('data_version', { simple: true }) as number;
+    if (version === this.dataVersion) return;
+    this.dataVersion = version;
+    const events: { rev: number; apply: () => void }[] = [];
+    for (const r of this.db.prepare('SELECT * FROM vectors WHERE rev > ?').all(this.lastRev) as any[]) {
+      events.push({
+        rev: r.rev,
+        apply: () =>
+          this.partition(r.workspace_id).put({
+            id: r.id,
+            agentId: r.agent_id,
+            userId: r.user_id,
+            runId: r.run_id,
+            terms: JSON.parse(r.meta_terms),
+            vector: fromBlob(r.vec),
+          }),
+      });
+    }
+    for (const t of this.db.prepare('SELECT id, rev FROM vector_tombstones WHERE rev > ?').all(this.lastRev) as any[]) {
+      events.push({ rev: t.rev, apply: () => this.partitions.forEach((p) => p.delete(t.id)) });
+    }
+    events.sort((a, b) => a.rev - b.rev);
+    for (const e of events) {
+      e.apply();
+      this.lastRev = Math.max(this.lastRev, e.rev);
+    }
+  }
+
+  async upsert(docs: VectorDoc[]): Promise<void> {
+    const insert = this.db.prepare(
+      `INSERT INTO vectors (id, workspace_id, agent_id, user_id, run_id, meta_terms, vec, rev) VALUES (?,?,?,?,?,?,?,?)
+       ON CONFLICT (id) DO UPDATE SET workspace_id = excluded.workspace_id, agent_id = excluded.agent_id, user_id = excluded.user_id,
+         run_id = excluded.run_id, meta_terms = excluded.meta_terms, vec = excluded.vec, rev = excluded.rev`,
+    );
+    this.db.transaction(() => {
+      for (const d of docs) insert.run(d.id, d.workspaceId, d.agentId, d.userId, d.runId, JSON.stringify(d.metadataTerms), toBlob(d.vector), this.nextRev());
+    }).immediate();
+    for (const d of docs) {
+      this.partition(d.workspaceId).put({ id: d.id, agentId: d.agentId, userId: d.userId, runId: d.runId, terms: d.metadataTerms, vector: d.vector });
+    }
+  }
+
+  private removeIds(workspaceId: string, ids: string[]): void {
+    if (ids.length === 0) return;
+    const del = this.db.prepare('DELETE FROM vectors WHERE id = ? AND workspace_id = ?');
+    const tomb = this.db.prepare('INSERT INTO vector_tombstones (id, rev) VALUES (?, ?)');
+    this.db.transaction(() => {
+      for (const id of ids) {
+        if (del.run(id, workspaceId).changes > 0) tomb.run(id, this.nextRev());
+      }
+    }).immediate();
+    const p = this.partitions.get(workspaceId);
+    for (const id of ids) p?.delete(id);
+  }
+
+  async remove(workspaceId: string, ids: string[]): Promise<void> {
+    this.removeIds(workspaceId, ids);
+  }
+
+  async purge(filter: { workspaceId: string; agentId?: string | null; userId?: string | null }): Promise<void> {
+    const parts = ['workspace_id = ?'];
+    const params: unknown[] = [filter.workspaceId];
+    for (const [column, value] of [['agent_id', filter.agentId], ['user_id', filter.userId]] as const) {
+      if (value === undefined) continue;
+      if (value === null) parts.push(`${column} IS NULL`);
+      else {
+        parts.push(`${column} = ?`);
+        params.push(value);
+      }
+    }
+    const ids = (this.db.prepare(`SELECT id FROM vectors WHERE ${parts.join(' AND ')}`).all(...params) as { id: string }[]).map((r) => r.id);
+    this.removeIds(filter.workspaceId, ids);
+  }
+
+  async search(vector: Float32Array, filter: VectorFilter, k: number): Promise<VectorHit[]> {
+    this.sync();
+    const p = this.partitions.get(filter.workspaceId);
+    if (!p || k <= 0) return [];
+    const candidates: Iterable<Row> = filter.userId !== undefined ? (p.byUser.get(filter.userId) ?? []) : p.rows.values();
+    const top: VectorHit[] = [];
+    let floor = -Infinity;
+    for (const row of candidates) {
+      if (filter.agentId !== undefined && row.agentId !== filter.agentId) continue;
+      if (filter.runId !== undefined && row.runId !== filter.runId) continue;
+      if (filter.metadataTerms && !filter.metadataTerms.every((t) => row.terms.includes(t))) continue;
+      const score = dot(vector, row.vector);
+      if (top.length >= k && score < floor) continue;
+      top.push({ id: row.id, score });
+      if (top.length > k * 4) {
+        top.sort(compareHits);
+        top.length = k;
+        floor = top[k - 1].score;
+      }
+    }
+    top.sort(compareHits);
+    return top.slice(0, k);
+  }
+
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,60 @@
+/**
+ * The vector index: cosine top-k with scope pre-filtering. Shaped so that an
+ * Elasticsearch `dense_vector` kNN query with a `filter` maps onto it directly.
+ */
+export interface VectorDoc {
+  id: string;
+  workspaceId: string;
+  agentId: string | null;
+  userId: string | null;
+  runId: string | null;
+  /** `key=value` terms for exact metadata filtering (top-level scalar metadata only). */
+  metadataTerms: string[];
+  /** L2-normalised. */
+  vector: Float32Array;
+}
+
+export interface VectorFilter {
+  workspaceId: string;
+  /** `null` = default namespace only; undefined = any. */
+  agentId?: string | null;
+  userId?: string;
+  runId?: string;
+  /** Every term must match. */
+  metadataTerms?: string[];
+}
+
+export interface VectorHit {
+  id: string;
+  /** Cosine similarity in [-1, 1]. */
+  score: number;
+}
+
+export interface VectorIndex {
+  readonly kind: 'embedded' | 'elasticsearch';
+  /** Insert or replace by id. */
+  upsert(docs: VectorDoc[]): Promise<void>;
+  remove(workspaceId: string, ids: string[]): Promise<void>;
+  /** Removes every vector in a workspace matching the scope (user erasure, agent purge). */
+  purge(filter: { workspaceId: string; agentId?: string | null; userId?: string | null }): Promise<void>;
+  /** Top `k` by descending cosine, ties broken by ascending id (deterministic ranking). */
+  search(vector: Float32Array, filter: VectorFilter, k: number): Promise<VectorHit[]>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class VectorIndexUnavailableError extends Error {}
+
+/** Flattens top-level scalar metadata into filter terms. */
+export function metadataTerms(metadata: Record<string, unknown>): string[] {
+  const terms: string[] = [];
+  for (const [key, value] of Object.entries(metadata)) {
+    if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) terms.push(`${key}=${JSON.stringify(value)}`);
+  }
+  return terms.sort();
+}
+
+/** Keeps the best `k` hits: score desc, then id asc. */
+export function compareHits(a: VectorHit, b: VectorHit): number {
+  return b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
