@@ -12,6 +12,8 @@ export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
+  /** Derived, rebuildable files such as the GloVe binary cache; defaults to <DATA_DIR>/cache. */
+  CACHE_DIR: z.string().min(1).optional(),
   REDIS_URL: optionalUrl,
   MONGODB_URL: optionalUrl,
   MONGODB_DB: z.string().min(1).default('engram'),

@@ -1,0 +1,44 @@
+import type { Config } from '../../core/config.js';
+import type { Embedder } from '../types.js';
+import { createGloveEmbedder } from './glove-embedder.js';
+import { createOpenAIEmbedder, type OpenAIEmbedderOptions } from './openai-embedder.js';
+
+export type EmbedderConfig = Pick<
+  Config,
+  'EMBEDDER' | 'OPENAI_BASE_URL' | 'OPENAI_API_KEY' | 'EMBEDDING_MODEL' | 'EMBEDDING_DIMENSIONS' | 'DATA_DIR'
+> & {
+  /** Where the GloVe cache lives; default `<DATA_DIR>/cache`. */
+  CACHE_DIR?: string;
+};
+
+/** Tuning knobs that are not configuration (tests use them to shorten retry backoff). */
+export interface EmbedderOverrides {
+  openai?: Pick<OpenAIEmbedderOptions, 'batchSize' | 'retry' | 'timeoutMs'>;
+}
+
+/**
+ * The embedder the configuration asks for. `glove` builds its cache under CACHE_DIR
+ * (default `<DATA_DIR>/cache/`) on first use (a few seconds, once); `openai` probes the model's
+ * dimensions with one request unless EMBEDDING_DIMENSIONS is set.
+ */
+export async function createEmbedder(config: EmbedderConfig, overrides: EmbedderOverrides = {}): Promise<Embedder> {
+  switch (config.EMBEDDER) {
+    case 'glove':
+      return createGloveEmbedder(config.DATA_DIR, { cacheDir: config.CACHE_DIR });
+    case 'openai':
+      return createOpenAIEmbedder({
+        ...overrides.openai,
+        baseURL: config.OPENAI_BASE_URL,
+        apiKey: config.OPENAI_API_KEY,
+        model: config.EMBEDDING_MODEL,
+        dimensions: config.EMBEDDING_DIMENSIONS,
+      });
+    default:
+      throw new Error(`Unknown EMBEDDER: ${String((config as { EMBEDDER: unknown }).EMBEDDER)}`);
+  }
+}
+
+export { cosine, toUnitScore } from './vector-math.js';
+export { ensureGloveCache, gloveCachePath } from './glove-cache.js';
+export { GLOVE_EMBEDDER_ID, GloveEmbedder, createGloveEmbedder } from './glove-embedder.js';
+export { EmbeddingResponseError, OpenAIEmbedder, createOpenAIEmbedder, type OpenAIEmbedderOptions } from './openai-embedder.js';

@@ -1,0 +1,124 @@
+import { addTokenNgrams, type NgramSpec } from './char-ngrams.js';
+import type { GloveTable } from './glove-cache.js';
+import { isStopWord } from './stop-words.js';
+import { normalizeText, tokenize, vocabularyFallbacks } from './tokenize.js';
+import { normalizeInPlace } from './vector-math.js';
+import { sifWeight, zipfProbability } from './word-weights.js';
+
+/**
+ * Sentence vector = [ word-vector block | hashed n-gram block | empty-text marker ].
+ *
+ * - word-vector block: SIF-weighted sum of unit GloVe vectors of the non-stop
+ *   tokens, minus the common direction all text shares, normalised.
+ * - n-gram block: hashed character n-grams of the same tokens, each token weighted
+ *   like its word (tokens missing from the vocabulary get `unknownTokenWeight`), normalised.
+ * - The blocks are mixed so that cos(x, y) = (1 - ngramShare)·cos_words + ngramShare·cos_ngrams
+ *   when both texts have both blocks.
+ * - A text without any feature (empty, whitespace, punctuation, only stop words) gets
+ *   the unit vector on the last "empty" dimension: cosine 0 with every other text,
+ *   1 with other empty texts, never NaN, and still a valid unit vector for stores
+ *   that reject zero vectors.
+ */
+export interface SentenceRecipe {
+  ngram: NgramSpec;
+  /** Share of the final cosine that comes from the n-gram block, in [0, 1]. */
+  ngramShare: number;
+  /** SIF smoothing `a`: larger values flatten the weights of frequent words less. */
+  sifSmoothing: number;
+  /** Weight of a token absent from the vocabulary (names, numbers): feeds only the n-gram block. */
+  unknownTokenWeight: number;
+  /** Most frequent words that define the common direction; 0 disables its removal. */
+  commonDirectionWords: number;
+}
+
+export const DEFAULT_RECIPE: Readonly<SentenceRecipe> = Object.freeze({
+  ngram: Object.freeze({ minN: 3, maxN: 4, buckets: 283 }),
+  ngramShare: 0.35,
+  sifSmoothing: 1e-3,
+  unknownTokenWeight: 1,
+  commonDirectionWords: 50_000,
+});
+
+export function sentenceDimensions(table: Pick<GloveTable, 'dimensions'>, recipe: SentenceRecipe): number {
+  return table.dimensions + recipe.ngram.buckets + 1;
+}
+
+export type SentenceEncoder = (text: string) => Float32Array;
+
+export function createSentenceEncoder(table: GloveTable, recipe: SentenceRecipe = DEFAULT_RECIPE): SentenceEncoder {
+  const wordDims = table.dimensions;
+  const emptyMarker = wordDims + recipe.ngram.buckets;
+  const dimensions = emptyMarker + 1;
+  const wordWeights = new Float32Array(table.wordCount);
+  for (let rank = 0; rank < table.wordCount; rank++) wordWeights[rank] = sifWeight(rank, table.wordCount, recipe.sifSmoothing);
+  const commonDirection = computeCommonDirection(table, wordWeights, recipe.commonDirectionWords);
+  const { vectors, scales, rankOf } = table;
+
+  return (text: string): Float32Array => {
+    const features = new Float64Array(dimensions);
+    const wordBlock = features.subarray(0, wordDims);
+    const ngramBlock = features.subarray(wordDims, emptyMarker);
+
+    // Adds the word's weighted unit vector; returns its weight.
+    const addWord = (rank: number): number => {
+      const weight = wordWeights[rank];
+      const scale = weight * scales[rank];
+      const row = rank * wordDims;
+      for (let d = 0; d < wordDims; d++) wordBlock[d] += scale * vectors[row + d];
+      return weight;
+    };
+
+    for (const token of tokenize(normalizeText(text))) {
+      if (isStopWord(token)) continue;
+      let tokenWeight = 0;
+      const rank = rankOf.get(token);
+      if (rank !== undefined) {
+        tokenWeight = addWord(rank);
+      } else {
+        for (const part of vocabularyFallbacks(token)) {
+          const partRank = isStopWord(part) ? undefined : rankOf.get(part);
+          if (partRank !== undefined) tokenWeight = Math.max(tokenWeight, addWord(partRank));
+        }
+        if (tokenWeight === 0) tokenWeight = recipe.unknownTokenWeight;
+      }
+      if (tokenWeight > 0) addTokenNgrams(token, tokenWeight, ngramBlock, 0, recipe.ngram);
+    }
+
+    if (commonDirection) subtractProjection(wordBlock, commonDirection);
+    const wordScale = normalizeInPlace(wordBlock) ? Math.sqrt(1 - recipe.ngramShare) : 0;
+    const ngramScale = normalizeInPlace(ngramBlock) ? Math.sqrt(recipe.ngramShare) : 0;
+
+    const output = new Float32Array(dimensions);
+    if (wordScale === 0 && ngramScale === 0) {
+      output[emptyMarker] = 1;
+      return output;
+    }
+    for (let d = 0; d < wordDims; d++) output[d] = wordScale * wordBlock[d];
+    for (let d = 0; d < ngramBlock.length; d++) output[wordDims + d] = ngramScale * ngramBlock[d];
+    // Renormalise: only one block may be present (all words unknown, or n-grams cancelled out).
+    normalizeInPlace(output);
+    return output;
+  };
+}
+
+/**
+ * The expected weighted word vector of running English (Zipf frequency × SIF weight), i.e. the
+ * direction every sentence vector leans towards. SIF removes the first principal component of a
+ * corpus' sentence vectors; this is its corpus-free stand-in, fixed by the vocabulary alone.
+ */
+function computeCommonDirection(table: GloveTable, wordWeights: Float32Array, words: number): Float64Array | undefined {
+  const direction = new Float64Array(table.dimensions);
+  const limit = Math.min(words, table.wordCount);
+  for (let rank = 0; rank < limit; rank++) {
+    const scale = zipfProbability(rank, table.wordCount) * wordWeights[rank] * table.scales[rank];
+    const row = rank * table.dimensions;
+    for (let d = 0; d < table.dimensions; d++) direction[d] += scale * table.vectors[row + d];
+  }
+  return normalizeInPlace(direction) ? direction : undefined;
+}
+
+function subtractProjection(vector: Float64Array, unitDirection: Float64Array): void {
+  let projection = 0;
+  for (let d = 0; d < unitDirection.length; d++) projection += vector[d] * unitDirection[d];
+  for (let d = 0; d < unitDirection.length; d++) vector[d] -= projection * unitDirection[d];
+}
