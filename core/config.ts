@@ -32,6 +32,8 @@ export const configSchema = z.object({
   /** Per-stage worker concurrency, e.g. "embed=4,commit=1" */
   STAGE_CONCURRENCY: z.string().default(''),
   JOB_ATTEMPTS: positiveInt(5),
+  /** BullMQ job lock: a killed worker's jobs are picked up again after this many ms. */
+  JOB_LOCK_MS: positiveInt(30_000),
 
   EMBEDDER: z.enum(['glove', 'openai']).default('glove'),
   EXTRACTOR: z.enum(['rules', 'openai']).default('rules'),

@@ -72,6 +72,11 @@ export interface ExtractedFact {
   tense: Tense;
   /** Stated date when the content gives one; null means "use the reference time". */
   validFrom: Date | null;
+  /**
+   * Stated end of the relation ("until 2020") for past facts; null/absent when unknown.
+   * (Addition by the extraction module; optional so older producers stay valid.)
+   */
+  validTo?: Date | null;
   confidence: number;
 }
 
@@ -100,6 +105,13 @@ export interface IncomingFact {
   negated: boolean;
   validFrom: Date;
   seq: number;
+  /**
+   * From ExtractedFact. 'past' facts never invalidate a different live value and are stored closed.
+   * Absent means 'current'. (Addition by the extraction module.)
+   */
+  tense?: Tense;
+  /** From ExtractedFact.validTo: where a past fact ends. (Addition by the extraction module.) */
+  validTo?: Date | null;
 }
 
 export type ContradictionDecision =

@@ -108,8 +108,8 @@ export interface MemoryRepository {
   ): Promise<MemoryRecord | null>;
   /** Forgotten stub: drops content, keeps id, scope and timestamps. */
   forget(workspaceId: string, id: string, at: string): Promise<MemoryRecord | null>;
-  /** Physically removes matching memories; returns the removed records' ids and whether each was active. */
-  purge(filter: MemoryFilter): Promise<{ id: string; active: boolean }[]>;
+  /** Physically removes matching memories; returns each removed record's id, latest version and whether it was active. */
+  purge(filter: MemoryFilter): Promise<{ id: string; active: boolean; version: number }[]>;
   summarizeByUser(workspaceId: string, agentId: string | null | undefined, page: Page): Promise<Paged<ScopeSummary>>;
   summarizeByAgent(workspaceId: string, agentIds: string[]): Promise<ScopeSummary[]>;
 }

@@ -120,13 +120,14 @@ export class SqliteMemoryRepository implements MemoryRepository {
     return row ? toRecord(row) : null;
   }
 
-  async purge(filter: MemoryFilter): Promise<{ id: string; active: boolean }[]> {
+  async purge(filter: MemoryFilter): Promise<{ id: string; active: boolean; version: number }[]> {
     const w = where({ ...filter, includeForgotten: true });
-    const rows = this.db.prepare(`DELETE FROM memories ${w.sql} RETURNING id, deleted_at`).all(...w.params) as {
+    const rows = this.db.prepare(`DELETE FROM memories ${w.sql} RETURNING id, deleted_at, version`).all(...w.params) as {
       id: string;
       deleted_at: string | null;
+      version: number;
     }[];
-    return rows.map((r) => ({ id: r.id, active: r.deleted_at === null }));
+    return rows.map((r) => ({ id: r.id, active: r.deleted_at === null, version: r.version }));
   }
 
   async summarizeByUser(workspaceId: string, agentId: string | null | undefined, page: Page): Promise<Paged<ScopeSummary>> {

@@ -52,6 +52,8 @@ const migrations: string[] = [
   CREATE TABLE locks (key TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL);
   CREATE TABLE sequences (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
   CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  -- rate-limiter-flexible's RateLimiterSQLite layout, created here so it exists before the first request.
+  CREATE TABLE usage_counters (key TEXT PRIMARY KEY, points INTEGER NOT NULL DEFAULT 0, expire INTEGER);
   CREATE TABLE jobs (
     id TEXT PRIMARY KEY, queue TEXT NOT NULL, payload TEXT NOT NULL, state TEXT NOT NULL,
     attempts INTEGER NOT NULL DEFAULT 0, run_after INTEGER NOT NULL, last_error TEXT,

@@ -1,0 +1,56 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import { bodyParser } from '@koa/bodyparser';
+import { ApiError, notFound } from '../core/errors.js';
+import type { Services } from '../core/services.js';
+import { authenticate, errorHandler, rateLimit, requireJsonBody, type AppState } from './middleware.js';
+import { agentRoutes } from './routes/agents/router.js';
+import { auditRoutes } from './routes/audit/router.js';
+import { batchRoutes } from './routes/batch/router.js';
+import { contextRoutes } from './routes/context/router.js';
+import { eventRoutes } from './routes/events/router.js';
+import { factRoutes } from './routes/facts/router.js';
+import { memoryRoutes } from './routes/memories/router.js';
+import { pingRoutes } from './routes/ping/router.js';
+import { profileRoutes } from './routes/profile/router.js';
+import { searchRoutes } from './routes/search/router.js';
+import { userRoutes } from './routes/users/router.js';
+import { healthRoutes } from './routes/health/router.js';
+
+/** Largest accepted JSON body: a full 500-item batch of 16,000-character memories fits. */
+export const MAX_BODY = '12mb';
+
+export function createApp(svc: Services): Koa<AppState> {
+  const app = new Koa<AppState>();
+  app.proxy = true;
+
+  const api = new Router<AppState>();
+  api.use(authenticate(svc));
+  api.use(pingRoutes(svc).routes());
+  // Everything but ping is rate limited per key.
+  const limited = new Router<AppState>();
+  limited.use(rateLimit(svc));
+  for (const routes of [searchRoutes, memoryRoutes, contextRoutes, factRoutes, profileRoutes, userRoutes, agentRoutes, batchRoutes, eventRoutes, auditRoutes]) {
+    limited.use(routes(svc).routes());
+  }
+  api.use(limited.routes());
+
+  app.use(errorHandler(svc));
+  app.use(requireJsonBody);
+  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: MAX_BODY, encoding: 'utf-8' }));
+  const health = healthRoutes(svc);
+  app.use(health.routes());
+  app.use(api.routes());
+  app.use(
+    api.allowedMethods({
+      throw: true,
+      methodNotAllowed: () => new ApiError(405, 'method_not_allowed', 'Method not allowed for this path'),
+      notImplemented: () => new ApiError(405, 'method_not_allowed', 'Method not allowed for this path'),
+    }),
+  );
+  app.use(async (ctx) => {
+    if (ctx.method === 'OPTIONS' && ctx.status === 200) return;
+    if (ctx.body === undefined) throw notFound(`No endpoint ${ctx.method} ${ctx.path}`);
+  });
+  return app;
+}

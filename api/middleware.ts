@@ -1,0 +1,99 @@
+import type { Context, Next } from 'koa';
+import { randomUUID } from 'node:crypto';
+import { ApiError, invalidKey } from '../core/errors.js';
+import { hashApiKey } from '../core/ids.js';
+import { principalOf, type Principal } from '../core/principal.js';
+import type { Services } from '../core/services.js';
+
+export interface AppState {
+  principal: Principal;
+  requestId: string;
+}
+
+export type AppContext = Context & { state: AppState };
+
+function sendError(ctx: Context, error: ApiError): void {
+  ctx.status = error.status;
+  ctx.body = { code: error.code, message: error.message };
+  for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
+}
+
+/** Body-parser and framework errors that are the caller's fault become 422, never 500. */
+function clientErrorOf(error: any): ApiError | null {
+  const status = error?.status ?? error?.statusCode;
+  if (typeof status !== 'number' || status < 400 || status >= 500) return null;
+  if (error.type === 'entity.too.large' || status === 413) return new ApiError(422, 'invalid_request', 'body: request body is too large');
+  if (error.type === 'entity.parse.failed' || status === 400) return new ApiError(422, 'invalid_request', 'body: invalid JSON');
+  if (status === 415) return new ApiError(422, 'invalid_request', 'body: Content-Type must be application/json');
+  if (error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') {
+    return new ApiError(422, 'invalid_request', 'body: unsupported content encoding');
+  }
+  return new ApiError(422, 'invalid_request', `request: ${error.message ?? 'malformed request'}`);
+}
+
+export function errorHandler(svc: Services) {
+  return async (ctx: Context, next: Next) => {
+    const requestId = ctx.get('x-request-id') || randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
+    const started = performance.now();
+    try {
+      await next();
+    } catch (error) {
+      if (error instanceof ApiError) sendError(ctx, error);
+      else {
+        const clientError = clientErrorOf(error);
+        if (clientError) sendError(ctx, clientError);
+        else {
+          svc.logger.error({ err: error, requestId, path: ctx.path }, 'unhandled error');
+          ctx.status = 500;
+          ctx.body = { code: 'internal_error', message: 'Internal server error' };
+        }
+      }
+    } finally {
+      svc.logger.info(
+        { requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 100) / 100 },
+        'request',
+      );
+    }
+  };
+}
+
+/** A body, when present, must be JSON; clients send Content-Type only with a body. */
+export async function requireJsonBody(ctx: Context, next: Next) {
+  const hasBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
+  if (hasBody && !ctx.is('application/json', '+json')) {
+    throw new ApiError(422, 'invalid_request', 'body: Content-Type must be application/json');
+  }
+  await next();
+}
+
+/** Resolves the Bearer key to a principal. */
+export function authenticate(svc: Services) {
+  return async (ctx: Context, next: Next) => {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'));
+    if (!match) throw invalidKey();
+    const key = await svc.store.keys.getByHash(hashApiKey(match[1]));
+    if (!key || key.revokedAt) throw invalidKey();
+    const workspace = await svc.store.workspaces.get(key.workspaceId);
+    if (!workspace) throw invalidKey();
+    ctx.state.principal = principalOf(key, workspace);
+    await next();
+  };
+}
+
+/** Per-key per-second limit, shared across processes when Redis is configured. */
+export function rateLimit(svc: Services) {
+  return async (ctx: Context, next: Next) => {
+    await svc.limits.checkRate(ctx.state.principal.keyId);
+    await next();
+  };
+}
+
+/** The JSON request body as an object (empty object when there is none). */
+export function bodyOf(ctx: Context): unknown {
+  const body = (ctx.request as any).body;
+  return body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0 && ctx.get('content-length') === '')
+    ? {}
+    : body;
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { invalidRequest } from '../core/errors.js';
+
+/** `memories[3].content` from a zod issue path. */
+export function fieldPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out || 'body';
+}
+
+const typeNames: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'an integer',
+  boolean: 'a boolean',
+  object: 'an object',
+  array: 'an array',
+  record: 'an object',
+};
+
+function reason(issue: z.core.$ZodIssue): { path: readonly PropertyKey[]; text: string } {
+  switch (issue.code) {
+    case 'invalid_type': {
+      if (issue.input === undefined) return { path: issue.path, text: 'is required' };
+      return { path: issue.path, text: `must be ${typeNames[issue.expected] ?? issue.expected}` };
+    }
+    case 'unrecognized_keys':
+      return { path: [...issue.path, issue.keys[0]], text: 'unknown field' };
+    case 'too_small':
+      if (issue.origin === 'string') return { path: issue.path, text: Number(issue.minimum) <= 1 ? 'must not be empty' : `must be at least ${issue.minimum} characters` };
+      if (issue.origin === 'array') return { path: issue.path, text: `must contain at least ${issue.minimum} item(s)` };
+      return { path: issue.path, text: `must be at least ${issue.minimum}` };
+    case 'too_big':
+      if (issue.origin === 'string') return { path: issue.path, text: `must be at most ${issue.maximum} characters` };
+      if (issue.origin === 'array') return { path: issue.path, text: `must contain at most ${issue.maximum} items` };
+      return { path: issue.path, text: `must be at most ${issue.maximum}` };
+    case 'invalid_value':
+      return { path: issue.path, text: `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}` };
+    default:
+      return { path: issue.path, text: issue.message };
+  }
+}
+
+/** Parses `input` or throws 422 `invalid_request` with `<field>: <reason>` for the first problem. */
+export function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const { path, text } = reason(result.error.issues[0]);
+  throw invalidRequest(`${fieldPath(path)}: ${text}`);
+}
+
+// ---------------------------------------------------------------- shared field schemas
+
+/** ISO 8601 date or date-time; returns a normalised ISO UTC string. */
+export const isoDateTime = z
+  .string({ error: (i) => (i.input === undefined ? undefined : 'must be an ISO 8601 string') })
+  .refine((s) => /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(s.trim()) && !Number.isNaN(Date.parse(s)), {
+    message: 'must be an ISO 8601 date or date-time',
+  })
+  .transform((s) => new Date(Date.parse(s.trim())).toISOString());
+
+/** A free-form scope identifier such as user_id. */
+export const scopeId = z.string().min(1).max(256);
+
+export const metadataSchema = z
+  .record(z.string(), z.unknown())
+  .refine((m) => JSON.stringify(m).length <= 64_000, { message: 'must serialise to at most 64000 characters' });
+
+/** Query-string integer within a range, with a default. */
+export const queryInt = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .regex(/^-?\d+$/, 'must be an integer')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+    .optional()
+    .transform((v) => v ?? fallback);
+
+/** Clients send booleans as `true`, and only when true. */
+export const queryBool = z
+  .enum(['true', 'false', '1', '0'])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');

@@ -1,0 +1,93 @@
+import { join } from 'node:path';
+import type { Config } from './config.js';
+import { createLogger, type Logger } from './logger.js';
+import { UsageLimits } from './limits.js';
+import { connectRedis, type Services } from './services.js';
+import { SqliteStore } from '../storage/sqlite/store.js';
+import { EmbeddedVectorIndex } from '../storage/vector/embedded.js';
+import type { Store } from '../storage/types.js';
+import type { VectorIndex } from '../storage/vector/types.js';
+import type { FactRules, PipelineDeps } from '../pipeline/write/stages.js';
+import type { PredicateFamily } from '../pipeline/types.js';
+import { createEmbedder } from '../pipeline/embedding/index.js';
+import { createEntityExtractor, createFactExtractor } from '../pipeline/extraction/index.js';
+import { createContradictionJudge } from '../pipeline/contradiction/index.js';
+import { candidatePredicates, canonicalizeVerb, familyOf, isKnownPredicate, toPredicateName } from '../pipeline/extraction/taxonomy.js';
+import { normalizeObject, subjectKey } from '../pipeline/extraction/normalize.js';
+import { EmbeddedQueue } from '../workers/embedded/runner.js';
+import { BullMqQueue, parseStageConcurrency } from '../workers/bullmq/queue.js';
+import { WriteOutcomes } from '../workers/outcomes.js';
+import type { WriteQueue } from '../workers/queue.js';
+import { checkEmbedderMatchesStore } from './embedder-guard.js';
+
+export const factRules: FactRules = {
+  candidatePredicates,
+  normalizeObject,
+  subjectKey,
+  canonicalPredicate(raw: string): { predicate: string; family: PredicateFamily } {
+    const trimmed = raw.trim();
+    const predicate = isKnownPredicate(trimmed) ? trimmed : (canonicalizeVerb(trimmed.replace(/_/g, ' ')) ?? toPredicateName(trimmed));
+    return { predicate, family: familyOf(predicate) };
+  },
+};
+
+export interface ServiceOptions {
+  /** Override the logger (tests silence it). */
+  logger?: Logger;
+  /** Start pipeline workers in this process (default: config.RUN_WORKERS). */
+  runWorkers?: boolean;
+}
+
+/** Builds every backend the configuration names; the composition root shared by the API and worker entry points. */
+export async function createServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
+  const logger = options.logger ?? createLogger(config.LOG_LEVEL);
+  const sqlite = SqliteStore.open(config.DATA_DIR);
+  const store: Store = sqlite;
+  const vectors: VectorIndex = new EmbeddedVectorIndex(sqlite.db);
+  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL) : null;
+
+  const embedder = await createEmbedder(config);
+  await checkEmbedderMatchesStore(store, embedder);
+  const pipeline: PipelineDeps = {
+    store,
+    vectors,
+    embedder,
+    entityExtractor: createEntityExtractor(config),
+    factExtractor: createFactExtractor(config),
+    judge: createContradictionJudge(config),
+    rules: factRules,
+  };
+  const outcomes = new WriteOutcomes(store, logger);
+  const queue: WriteQueue = redis
+    ? new BullMqQueue(redis, { deps: pipeline, outcomes, logger: logger.child({ component: 'bullmq' }) }, {
+        attempts: config.JOB_ATTEMPTS,
+        concurrency: parseStageConcurrency(config.STAGE_CONCURRENCY),
+        lockDurationMs: config.JOB_LOCK_MS,
+      })
+    : new EmbeddedQueue(sqlite.db, pipeline, outcomes, logger.child({ component: 'runner' }), {
+        concurrency: 2,
+        attempts: config.JOB_ATTEMPTS,
+      });
+  const limits = new UsageLimits(redis ? { kind: 'redis', client: redis } : { kind: 'sqlite', db: sqlite.db }, config.RATE_LIMIT_PER_SECOND);
+
+  const services: Services = {
+    config,
+    logger,
+    store,
+    vectors,
+    queue,
+    limits,
+    pipeline,
+    redis,
+    async close() {
+      await queue.close();
+      await vectors.close();
+      redis?.disconnect();
+      await store.close();
+    },
+  };
+  if (options.runWorkers ?? config.RUN_WORKERS) await queue.startWorkers();
+  return services;
+}
+
+export const dataPath = (config: Config, ...parts: string[]) => join(config.DATA_DIR, ...parts);

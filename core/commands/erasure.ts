@@ -1,0 +1,73 @@
+import { notFound } from '../errors.js';
+import { requireScope, type Principal } from '../principal.js';
+import type { Services } from '../services.js';
+import { withScopeLock } from '../../pipeline/write/stages.js';
+import { writeAudit } from './audit.js';
+
+interface PurgeCounts {
+  memoriesActive: number;
+  memoriesTotal: number;
+  factsLive: number;
+  factsTotal: number;
+}
+
+/**
+ * Physically removes everything in a scope: memories, facts, entities,
+ * vectors, history and queued work. Each step is idempotent, so a crash
+ * part-way is finished by calling again.
+ */
+async function purgeScope(svc: Services, workspaceId: string, scope: { agentId: string | null; userId?: string }): Promise<PurgeCounts> {
+  const filter = { workspaceId, agentId: scope.agentId, ...(scope.userId !== undefined ? { userId: scope.userId } : {}) };
+  const memories = await svc.store.memories.purge({ ...filter, includeForgotten: true });
+  const memoryIds = memories.map((m) => m.id);
+  await svc.queue.forgetMemories(workspaceId, memories);
+  const facts = await svc.store.facts.purge({ ...filter, includeInvalidated: true });
+  await svc.store.entities.purge(filter);
+  await svc.vectors.purge(filter);
+  await svc.store.history.purgeMemories(workspaceId, memoryIds);
+  await svc.store.batches.forgetMemories(workspaceId, memoryIds);
+  return {
+    memoriesActive: memories.filter((m) => m.active).length,
+    memoriesTotal: memories.length,
+    factsLive: facts.filter((f) => f.live).length,
+    factsTotal: facts.length,
+  };
+}
+
+/** DELETE /v1/users/{end_user}/memories: erases one end user within the key's workspace and agent namespace. */
+export async function eraseUser(svc: Services, principal: Principal, userId: string) {
+  requireScope(principal, 'memories:write');
+  await svc.limits.consume('query', principal.workspace.id, principal.workspace.plan);
+  const scope = { workspaceId: principal.workspace.id, agentId: principal.agentId, userId };
+  const counts = await withScopeLock(svc.store, scope, `erase-${userId}`, () => purgeScope(svc, principal.workspace.id, scope));
+  const auditId = await writeAudit(svc, principal, {
+    action: 'user.erase',
+    userId,
+    meta: { memories_forgotten: counts.memoriesActive, facts_invalidated: counts.factsLive, agent_id: principal.agentId },
+  });
+  return {
+    user_id: userId,
+    memories_forgotten: counts.memoriesActive,
+    facts_invalidated: counts.factsLive,
+    audit_id: auditId,
+    memories_deleted: counts.memoriesActive,
+    facts_deleted: counts.factsLive,
+    erasure: 'permanent' as const,
+  };
+}
+
+/** DELETE /v1/agents/{id}: hard purge of one agent namespace; frees its place under the cap. */
+export async function purgeAgent(svc: Services, principal: Principal, agentId: string) {
+  requireScope(principal, 'memories:write');
+  const ws = principal.workspace.id;
+  const visible = principal.agentId === null || principal.agentId === agentId;
+  if (!visible || !(await svc.store.agents.exists(ws, agentId))) throw notFound('Agent not found');
+  const counts = await purgeScope(svc, ws, { agentId });
+  await svc.store.agents.remove(ws, agentId);
+  const auditId = await writeAudit(svc, principal, {
+    action: 'agent.purge',
+    targetId: agentId,
+    meta: { memories_deleted: counts.memoriesTotal, facts_deleted: counts.factsTotal },
+  });
+  return { agent_id: agentId, memories_deleted: counts.memoriesTotal, facts_deleted: counts.factsTotal, audit_id: auditId };
+}

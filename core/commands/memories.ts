@@ -1,0 +1,150 @@
+import { nextTimestamp } from '../clock.js';
+import { notFound, staleWrite } from '../errors.js';
+import { derivedId, newId } from '../ids.js';
+import { writeAgent, type Principal } from '../principal.js';
+import type { Services } from '../services.js';
+import type { MemoryRecord } from '../../storage/types.js';
+import { invalidateFacts, scopeOf, withScopeLock } from '../../pipeline/write/stages.js';
+import { ensureAgent } from './agents.js';
+import { writeAudit } from './audit.js';
+
+export interface MemoryInput {
+  content: string;
+  user_id?: string;
+  agent_id?: string;
+  run_id?: string;
+  metadata?: Record<string, unknown>;
+  /** ISO string: the write's reference time (facts' valid_from). */
+  timestamp?: string;
+}
+
+export const memoryNotFound = () => notFound('Memory not found');
+
+/** The workspace's write sequence: orders facts whose valid_from is equal. */
+export const nextWriteSeq = (svc: Services, workspaceId: string, count = 1) => svc.store.sequences.next(`writes:${workspaceId}`, count);
+
+export function newMemoryRecord(principal: Principal, input: MemoryInput, agentId: string | null, seq: number): MemoryRecord {
+  const now = new Date().toISOString();
+  return {
+    id: newId('mem'),
+    workspaceId: principal.workspace.id,
+    userId: input.user_id ?? null,
+    agentId,
+    runId: input.run_id ?? null,
+    content: input.content,
+    metadata: input.metadata ?? {},
+    status: 'processing',
+    error: null,
+    version: 1,
+    seq,
+    referenceTime: input.timestamp ?? null,
+    createdAt: now,
+    updatedAt: now,
+    deletedAt: null,
+  };
+}
+
+export const createdEvent = (m: MemoryRecord) => ({
+  id: derivedId('evt', 'created', m.id),
+  workspaceId: m.workspaceId,
+  memoryId: m.id,
+  event: 'created' as const,
+  at: m.createdAt,
+  factId: null,
+  fact: null,
+});
+
+/** POST /v1/memories */
+export async function addMemory(svc: Services, principal: Principal, input: MemoryInput): Promise<MemoryRecord> {
+  const agentId = writeAgent(principal, input.agent_id);
+  await ensureAgent(svc, principal, agentId);
+  await svc.limits.consume('write', principal.workspace.id, principal.workspace.plan);
+  const memory = newMemoryRecord(principal, input, agentId, await nextWriteSeq(svc, principal.workspace.id));
+  await svc.store.memories.insert(memory);
+  await svc.store.history.append([createdEvent(memory)]);
+  await svc.queue.enqueue([{ workspaceId: memory.workspaceId, memoryId: memory.id, version: memory.version }]);
+  return memory;
+}
+
+/** An active memory the key can see, or 404. */
+export async function visibleMemory(svc: Services, principal: Principal, id: string): Promise<MemoryRecord> {
+  const memory = await svc.store.memories.get(principal.workspace.id, id);
+  if (!memory || memory.deletedAt) throw memoryNotFound();
+  if (principal.agentId !== null && memory.agentId !== principal.agentId) throw memoryNotFound();
+  return memory;
+}
+
+/** PATCH /v1/memories/{id} */
+export async function updateMemory(
+  svc: Services,
+  principal: Principal,
+  id: string,
+  input: { content: string; expected_updated_at?: string },
+): Promise<MemoryRecord> {
+  for (let attempt = 0; ; attempt++) {
+    const current = await visibleMemory(svc, principal, id);
+    if (input.expected_updated_at !== undefined && Date.parse(input.expected_updated_at) !== Date.parse(current.updatedAt)) {
+      throw staleWrite();
+    }
+    if (attempt === 0) await svc.limits.consume('write', principal.workspace.id, principal.workspace.plan);
+    const updated = await svc.store.memories.update(
+      principal.workspace.id,
+      id,
+      {
+        content: input.content,
+        version: current.version + 1,
+        seq: await nextWriteSeq(svc, principal.workspace.id),
+        status: 'processing',
+        error: null,
+        updatedAt: nextTimestamp(current.updatedAt),
+      },
+      current.version,
+    );
+    if (!updated) continue; // a concurrent update or delete won the race: re-read and re-check
+    await svc.store.history.append([
+      {
+        id: derivedId('evt', 'updated', id, updated.version),
+        workspaceId: updated.workspaceId,
+        memoryId: id,
+        event: 'updated',
+        at: updated.updatedAt,
+        factId: null,
+        fact: null,
+      },
+    ]);
+    await svc.queue.enqueue([{ workspaceId: updated.workspaceId, memoryId: id, version: updated.version }]);
+    return updated;
+  }
+}
+
+/** DELETE /v1/memories/{id}: the forgotten stub keeps id, scope and timestamps. */
+export async function forgetMemory(
+  svc: Services,
+  principal: Principal,
+  id: string,
+): Promise<{ id: string; status: 'forgotten'; facts_invalidated: number; audit_id: string }> {
+  const memory = await visibleMemory(svc, principal, id);
+  await svc.limits.consume('write', principal.workspace.id, principal.workspace.plan);
+  const ws = principal.workspace.id;
+  const factsInvalidated = await withScopeLock(svc.store, scopeOf(memory), `forget-${id}`, async () => {
+    const at = new Date().toISOString();
+    const forgotten = await svc.store.memories.forget(ws, id, at);
+    if (!forgotten) throw memoryNotFound();
+    const derived = await svc.store.facts.query({ workspaceId: ws, sourceMemoryId: id }, { limit: 100_000, offset: 0 });
+    const count = await invalidateFacts(svc.store, ws, derived.items.map((f) => f.id), at, 'memory_deleted');
+    await svc.vectors.remove(ws, [id]);
+    await svc.store.entities.unlinkMemory(ws, id);
+    await svc.store.history.append([
+      { id: derivedId('evt', 'deleted', id), workspaceId: ws, memoryId: id, event: 'deleted', at, factId: null, fact: null },
+    ]);
+    return count;
+  });
+  await svc.queue.forgetMemories(ws, [{ id, version: memory.version }]);
+  const auditId = await writeAudit(svc, principal, {
+    action: 'memory.forget',
+    userId: memory.userId,
+    targetId: id,
+    meta: { facts_invalidated: factsInvalidated, agent_id: memory.agentId },
+  });
+  return { id, status: 'forgotten', facts_invalidated: factsInvalidated, audit_id: auditId };
+}

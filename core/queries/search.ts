@@ -1,0 +1,80 @@
+import { searchUnavailable } from '../errors.js';
+import { readAgent, type Principal } from '../principal.js';
+import type { Services } from '../services.js';
+import type { MemoryRecord } from '../../storage/types.js';
+import { metadataTerms, type VectorFilter, type VectorHit } from '../../storage/vector/types.js';
+
+export const SNIPPET_CHARS = 280;
+
+/** At most 280 characters, cut at a word boundary when the text is longer. */
+export function snippetOf(content: string): string {
+  const text = content.replace(/\s+/g, ' ').trim();
+  if (text.length <= SNIPPET_CHARS) return text;
+  const cut = text.slice(0, SNIPPET_CHARS - 1);
+  const lastSpace = cut.lastIndexOf(' ');
+  return `${(lastSpace > SNIPPET_CHARS * 0.6 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
+}
+
+/** Cosine in [-1, 1] to the API's [0, 1]: opposite or unrelated directions score 0. */
+export const unitScore = (cosine: number) => Math.min(1, Math.max(0, cosine));
+
+export interface ScopeQuery {
+  user_id?: string;
+  agent_id?: string;
+  run_id?: string;
+  metadata?: Record<string, unknown>;
+}
+
+export function vectorFilterOf(principal: Principal, q: ScopeQuery): VectorFilter {
+  return {
+    workspaceId: principal.workspace.id,
+    agentId: readAgent(principal, q.agent_id),
+    userId: q.user_id,
+    runId: q.run_id,
+    metadataTerms: q.metadata ? metadataTerms(q.metadata) : undefined,
+  };
+}
+
+export async function embedQuery(svc: Services, query: string): Promise<Float32Array> {
+  const [vector] = await svc.pipeline.embedder.embed([query]);
+  return vector;
+}
+
+/** Top-k active memories by cosine; vector backend failures become 503 search_unavailable. */
+export async function nearestMemories(
+  svc: Services,
+  vector: Float32Array,
+  filter: VectorFilter,
+  k: number,
+): Promise<{ hit: VectorHit; memory: MemoryRecord }[]> {
+  let hits: VectorHit[];
+  try {
+    hits = await svc.vectors.search(vector, filter, k);
+  } catch (error) {
+    svc.logger.warn({ err: error }, 'vector search failed');
+    throw searchUnavailable();
+  }
+  const memories = new Map((await svc.store.memories.getMany(filter.workspaceId, hits.map((h) => h.id))).map((m) => [m.id, m]));
+  return hits.flatMap((hit) => {
+    const memory = memories.get(hit.id);
+    return memory && !memory.deletedAt ? [{ hit, memory }] : [];
+  });
+}
+
+/** POST /v1/memories/search */
+export async function searchMemories(svc: Services, principal: Principal, q: ScopeQuery & { query: string; limit: number }) {
+  const filter = vectorFilterOf(principal, q);
+  await svc.limits.consume('query', principal.workspace.id, principal.workspace.plan);
+  const vector = await embedQuery(svc, q.query);
+  const found = await nearestMemories(svc, vector, filter, q.limit);
+  return {
+    results: found.map(({ hit, memory }) => ({
+      id: memory.id,
+      score: unitScore(hit.score),
+      snippet: snippetOf(memory.content),
+      user_id: memory.userId,
+      agent_id: memory.agentId,
+      metadata: memory.metadata,
+    })),
+  };
+}

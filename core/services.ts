@@ -1,0 +1,26 @@
+import { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+import { UsageLimits } from './limits.js';
+import type { Store } from '../storage/types.js';
+import type { VectorIndex } from '../storage/vector/types.js';
+import type { WriteQueue } from '../workers/queue.js';
+import type { PipelineDeps } from '../pipeline/write/stages.js';
+
+/** Everything a command needs; built once per process by `createServices`. */
+export interface Services {
+  config: Config;
+  logger: Logger;
+  store: Store;
+  vectors: VectorIndex;
+  queue: WriteQueue;
+  limits: UsageLimits;
+  pipeline: PipelineDeps;
+  redis: Redis | null;
+  close(): Promise<void>;
+}
+
+export function connectRedis(url: string): Redis {
+  // BullMQ requires maxRetriesPerRequest: null on its connections.
+  return new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false });
+}

@@ -1,0 +1,370 @@
+import { derivedId } from '../../core/ids.js';
+import { metadataTerms, type VectorIndex } from '../../storage/vector/types.js';
+import type { FactRecord, HistoryEventRecord, MemoryRecord, Store, UserScope } from '../../storage/types.js';
+import type {
+  CandidateFact,
+  ContradictionDecision,
+  ContradictionJudge,
+  Embedder,
+  EntityExtractor,
+  FactExtractor,
+  PredicateFamily,
+} from '../types.js';
+import type {
+  CandidateDraft,
+  CommitInput,
+  CommitOutput,
+  DecisionDraft,
+  EmbedOutput,
+  EntitiesOutput,
+  FactDraft,
+  FactsOutput,
+  Skipped,
+  Stage1Output,
+  Stage2Output,
+  WriteRef,
+} from './types.js';
+
+/** Taxonomy rules the stages need, injected so stages stay independent of the extractor choice. */
+export interface FactRules {
+  candidatePredicates(predicate: string): string[];
+  normalizeObject(object: string): string;
+  /** Maps a caller-supplied verb ("lives in", "works_at") onto the taxonomy. */
+  canonicalPredicate(raw: string): { predicate: string; family: PredicateFamily };
+  subjectKey(subject: string): string;
+}
+
+export interface PipelineDeps {
+  store: Store;
+  vectors: VectorIndex;
+  embedder: Embedder;
+  entityExtractor: EntityExtractor;
+  factExtractor: FactExtractor;
+  judge: ContradictionJudge;
+  rules: FactRules;
+}
+
+/** How long a commit may hold its user-scope lease before another commit may take it over. */
+const SCOPE_LEASE_MS = 30_000;
+
+/** The memory at exactly this version, or why the stage should skip. */
+async function loadCurrent(store: Store, ref: WriteRef): Promise<MemoryRecord | Skipped> {
+  const memory = await store.memories.get(ref.workspaceId, ref.memoryId);
+  if (!memory) return { skipped: true, reason: 'missing' };
+  if (memory.deletedAt) return { skipped: true, reason: 'forgotten' };
+  if (memory.version !== ref.version) return { skipped: true, reason: 'superseded' };
+  return memory;
+}
+
+const isSkipped = (value: unknown): value is Skipped => (value as Skipped)?.skipped === true;
+
+/** The instant facts from this write are valid from unless the text states a date. */
+export function referenceTimeOf(memory: MemoryRecord): Date {
+  if (memory.version === 1 && memory.referenceTime) return new Date(memory.referenceTime);
+  return new Date(memory.updatedAt);
+}
+
+export const scopeOf = (m: Pick<MemoryRecord, 'workspaceId' | 'agentId' | 'userId'>): UserScope => ({
+  workspaceId: m.workspaceId,
+  agentId: m.agentId,
+  userId: m.userId,
+});
+
+export const scopeLockKey = (s: UserScope) => `scope:${s.workspaceId}:${JSON.stringify([s.agentId, s.userId])}`;
+
+// ---------------------------------------------------------------- stage 1a: embed
+
+export async function embedStage(deps: PipelineDeps, ref: WriteRef): Promise<EmbedOutput> {
+  const memory = await loadCurrent(deps.store, ref);
+  if (isSkipped(memory)) return memory;
+  const [vector] = await deps.embedder.embed([memory.content]);
+  return { skipped: false, embedderId: deps.embedder.id, vector: Array.from(vector) };
+}
+
+// ---------------------------------------------------------------- stage 1b: entities
+
+export async function extractEntitiesStage(deps: PipelineDeps, ref: WriteRef): Promise<EntitiesOutput> {
+  const memory = await loadCurrent(deps.store, ref);
+  if (isSkipped(memory)) return memory;
+  const entities = await deps.entityExtractor.extractEntities({ content: memory.content, referenceTime: referenceTimeOf(memory) });
+  return { skipped: false, entities };
+}
+
+// ---------------------------------------------------------------- stage 1c: facts
+
+export async function extractFactsStage(deps: PipelineDeps, ref: WriteRef): Promise<FactsOutput> {
+  const memory = await loadCurrent(deps.store, ref);
+  if (isSkipped(memory)) return memory;
+  const referenceTime = referenceTimeOf(memory);
+  const extracted = await deps.factExtractor.extractFacts({ content: memory.content, referenceTime });
+  const facts: FactDraft[] = extracted.map((f) => ({
+    subject: f.subject,
+    subjectType: f.subjectType,
+    predicate: f.predicate,
+    predicateRaw: f.predicateRaw,
+    family: f.family,
+    object: f.object,
+    objectIsLiteral: f.objectIsLiteral,
+    negated: f.negated,
+    tense: f.tense,
+    validFrom: (f.validFrom ?? referenceTime).toISOString(),
+    validTo: f.validTo ? f.validTo.toISOString() : null,
+    confidence: f.confidence,
+  }));
+  return { skipped: false, facts };
+}
+
+// ---------------------------------------------------------------- stage 2: contradiction candidates
+
+function toCandidate(f: FactRecord): CandidateDraft {
+  return { id: f.id, subject: f.subject, predicate: f.predicate, object: f.object, validFrom: f.validFrom, seq: f.seq };
+}
+
+/** Live facts in the same user scope with the same subject and the predicate or an opposite. */
+export async function findCandidates(
+  deps: Pick<PipelineDeps, 'store' | 'rules'>,
+  scope: UserScope,
+  fact: Pick<FactDraft, 'subject' | 'predicate'>,
+  exclude: ReadonlySet<string> = new Set(),
+): Promise<CandidateDraft[]> {
+  const live = await deps.store.facts.findLive(scope, deps.rules.subjectKey(fact.subject), deps.rules.candidatePredicates(fact.predicate));
+  return live.filter((f) => !exclude.has(f.id)).map(toCandidate);
+}
+
+export async function contradictionStage1(deps: PipelineDeps, ref: WriteRef, input: FactsOutput): Promise<Stage1Output> {
+  if (input.skipped) return input;
+  const memory = await loadCurrent(deps.store, ref);
+  if (isSkipped(memory)) return memory;
+  const own = new Set(input.facts.map((_, i) => factIdOf(ref, i)));
+  const candidates = await Promise.all(input.facts.map((fact) => findCandidates(deps, scopeOf(memory), fact, own)));
+  return { skipped: false, facts: input.facts, candidates };
+}
+
+// ---------------------------------------------------------------- stage 3: contradiction decision
+
+const toCandidateFact = (c: CandidateDraft): CandidateFact => ({ ...c, validFrom: new Date(c.validFrom) });
+
+const toDraft = (d: ContradictionDecision): DecisionDraft =>
+  d.kind === 'insert_closed' ? { kind: 'insert_closed', closedAt: d.closedAt.toISOString() } : d;
+
+export async function decide(judge: ContradictionJudge, fact: FactDraft, seq: number, candidates: CandidateDraft[]): Promise<DecisionDraft> {
+  if (candidates.length === 0 && !fact.negated && fact.tense !== 'past') return { kind: 'insert', invalidate: [] };
+  const decision = await judge.decide(
+    {
+      subject: fact.subject,
+      predicate: fact.predicate,
+      object: fact.object,
+      negated: fact.negated,
+      validFrom: new Date(fact.validFrom),
+      seq,
+      tense: fact.tense,
+      validTo: fact.validTo ? new Date(fact.validTo) : null,
+    },
+    candidates.map(toCandidateFact),
+  );
+  return toDraft(decision);
+}
+
+export async function contradictionStage2(deps: PipelineDeps, ref: WriteRef, input: Stage1Output): Promise<Stage2Output> {
+  if (input.skipped) return input;
+  const memory = await loadCurrent(deps.store, ref);
+  if (isSkipped(memory)) return memory;
+  const decisions: DecisionDraft[] = [];
+  for (let i = 0; i < input.facts.length; i++) decisions.push(await decide(deps.judge, input.facts[i], memory.seq, input.candidates[i]));
+  return { skipped: false, facts: input.facts, candidates: input.candidates, decisions };
+}
+
+// ---------------------------------------------------------------- stage 4: commit
+
+export const factIdOf = (ref: WriteRef, index: number) => derivedId('fct', ref.memoryId, ref.version, index);
+export const factText = (f: Pick<FactRecord, 'subject' | 'predicate' | 'object'>) => `${f.subject} ${f.predicate} ${f.object}`;
+
+const sameIds = (a: CandidateDraft[], b: CandidateDraft[]) =>
+  a.length === b.length && a.map((c) => c.id).sort().join() === b.map((c) => c.id).sort().join();
+
+/** Runs `work` while holding the user-scope lease, so commits in one scope never interleave. */
+export async function withScopeLock<T>(store: Store, scope: UserScope, owner: string, work: () => Promise<T>, waitMs = 20_000): Promise<T> {
+  const key = scopeLockKey(scope);
+  const deadline = Date.now() + waitMs;
+  let delay = 2;
+  while (!(await store.locks.tryAcquire(key, owner, SCOPE_LEASE_MS))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for the commit lock of ${key}`);
+    await new Promise((r) => setTimeout(r, delay));
+    delay = Math.min(delay * 2, 50);
+  }
+  try {
+    return await work();
+  } finally {
+    await store.locks.release(key, owner);
+  }
+}
+
+export interface FactPlacement {
+  memory: Pick<MemoryRecord, 'workspaceId' | 'agentId' | 'userId' | 'runId'> & { id: string | null };
+  factId: string;
+  fact: FactDraft;
+  seq: number;
+  sourceVersion: number;
+  /** Stage 2's view; reused when the live candidates have not changed since. */
+  planned?: { candidates: CandidateDraft[]; decision: DecisionDraft };
+  /** Confirmation token (idempotent across retries). */
+  token: string;
+  at: string;
+}
+
+export type PlacementResult =
+  | { kind: 'inserted'; fact: FactRecord; invalidated: string[] }
+  | { kind: 'confirmed'; fact: FactRecord }
+  | { kind: 'retracted'; invalidated: string[] };
+
+/**
+ * Applies the contradiction decision for one fact. Must run under the scope lock.
+ * Every write is idempotent (deterministic ids, conditional invalidation,
+ * confirmation tokens), so a retried commit never duplicates anything.
+ */
+export async function placeFact(deps: Pick<PipelineDeps, 'store' | 'rules' | 'judge'>, p: FactPlacement): Promise<PlacementResult> {
+  const { store } = deps;
+  const ws = p.memory.workspaceId;
+  const existing = await store.facts.get(ws, p.factId);
+  if (existing) return { kind: 'inserted', fact: existing, invalidated: existing.invalidated };
+
+  const scope = scopeOf(p.memory);
+  const candidates = await findCandidates(deps, scope, p.fact, new Set([p.factId]));
+  const decision =
+    p.planned && sameIds(p.planned.candidates, candidates) ? p.planned.decision : await decide(deps.judge, p.fact, p.seq, candidates);
+
+  if (decision.kind === 'confirm') {
+    const source = p.memory.id ? { memoryId: p.memory.id, version: p.sourceVersion } : null;
+    const confirmed = await store.facts.confirm(ws, decision.factId, p.token, source, p.at);
+    if (confirmed) return { kind: 'confirmed', fact: confirmed };
+  }
+  if (decision.kind === 'retract') {
+    await invalidateFacts(store, ws, decision.invalidate, p.fact.validFrom, p.factId);
+    return { kind: 'retracted', invalidated: decision.invalidate };
+  }
+
+  const invalidate = decision.kind === 'insert' ? decision.invalidate : [];
+  const record: FactRecord = {
+    id: p.factId,
+    workspaceId: ws,
+    userId: p.memory.userId,
+    agentId: p.memory.agentId,
+    runId: p.memory.runId,
+    subject: p.fact.subject,
+    subjectKey: deps.rules.subjectKey(p.fact.subject),
+    subjectType: p.fact.subjectType,
+    predicate: p.fact.predicate,
+    predicateRaw: p.fact.predicateRaw,
+    family: p.fact.family,
+    object: p.fact.object,
+    objectKey: deps.rules.normalizeObject(p.fact.object),
+    objectIsLiteral: p.fact.objectIsLiteral,
+    tense: p.fact.tense,
+    confidence: p.fact.confidence,
+    validFrom: p.fact.validFrom,
+    invalidAt: decision.kind === 'insert_closed' ? decision.closedAt : null,
+    invalidatedBy: decision.kind === 'insert_closed' ? 'superseded_before_recorded' : null,
+    invalidated: invalidate,
+    confirmations: [p.token],
+    lastConfirmedAt: p.at,
+    sourceMemoryId: p.memory.id,
+    sourceMemoryIds: p.memory.id ? [p.memory.id] : [],
+    sourceVersion: p.sourceVersion,
+    seq: p.seq,
+    createdAt: p.at,
+  };
+  // Insert first, then invalidate: a crash in between leaves the old fact live, and the retry completes it.
+  await store.facts.insert(record);
+  await invalidateFacts(store, ws, invalidate, p.fact.validFrom, p.factId);
+  return { kind: 'inserted', fact: record, invalidated: invalidate };
+}
+
+/** Invalidates live facts and records `fact_invalidated` on each one's source memory. */
+export async function invalidateFacts(store: Store, workspaceId: string, ids: string[], at: string, by: string): Promise<number> {
+  if (ids.length === 0) return 0;
+  const before = (await store.facts.query({ workspaceId, ids }, { limit: ids.length, offset: 0 })).items;
+  const changed = await store.facts.invalidate(workspaceId, ids, at, by);
+  const events: HistoryEventRecord[] = before
+    .filter((f) => f.sourceMemoryId)
+    .map((f) => ({
+      id: derivedId('evt', 'invalidated', f.id),
+      workspaceId,
+      memoryId: f.sourceMemoryId!,
+      event: 'fact_invalidated',
+      at,
+      factId: f.id,
+      fact: factText(f),
+    }));
+  await store.history.append(events);
+  return changed;
+}
+
+export async function commitStage(deps: PipelineDeps, ref: WriteRef, input: CommitInput, owner: string): Promise<CommitOutput> {
+  const first = await loadCurrent(deps.store, ref);
+  if (isSkipped(first)) return first;
+  const scope = scopeOf(first);
+
+  return withScopeLock(deps.store, scope, owner, async () => {
+    // Re-check under the lease: an update or deletion may have landed meanwhile.
+    const memory = await loadCurrent(deps.store, ref);
+    if (isSkipped(memory)) return memory;
+    const at = new Date().toISOString();
+    const { store } = deps;
+    const result = { inserted: [] as string[], confirmed: [] as string[], invalidated: [] as string[] };
+
+    if (!input.contradiction.skipped) {
+      const { facts, candidates, decisions } = input.contradiction;
+      const extracted: HistoryEventRecord[] = [];
+      for (let i = 0; i < facts.length; i++) {
+        const placed = await placeFact(deps, {
+          memory,
+          factId: factIdOf(ref, i),
+          fact: facts[i],
+          seq: memory.seq,
+          sourceVersion: ref.version,
+          planned: { candidates: candidates[i], decision: decisions[i] },
+          token: `${ref.memoryId}:${ref.version}:${i}`,
+          at,
+        });
+        if (placed.kind === 'retracted') {
+          result.invalidated.push(...placed.invalidated);
+          continue;
+        }
+        (placed.kind === 'confirmed' ? result.confirmed : result.inserted).push(placed.fact.id);
+        if (placed.kind === 'inserted') result.invalidated.push(...placed.invalidated);
+        extracted.push({
+          id: derivedId('evt', 'extracted', ref.memoryId, ref.version, placed.fact.id),
+          workspaceId: ref.workspaceId,
+          memoryId: ref.memoryId,
+          event: 'fact_extracted',
+          at,
+          factId: placed.fact.id,
+          fact: factText(placed.fact),
+        });
+      }
+      await store.history.append(extracted);
+    }
+
+    if (!input.entities.skipped) {
+      await store.entities.unlinkMemory(ref.workspaceId, ref.memoryId);
+      for (const entity of input.entities.entities) await store.entities.upsert(scope, entity, ref.memoryId, at);
+    }
+
+    if (!input.embed.skipped) {
+      await deps.vectors.upsert([
+        {
+          id: memory.id,
+          workspaceId: memory.workspaceId,
+          agentId: memory.agentId,
+          userId: memory.userId,
+          runId: memory.runId,
+          metadataTerms: metadataTerms(memory.metadata),
+          vector: Float32Array.from(input.embed.vector),
+        },
+      ]);
+    }
+
+    await store.memories.update(ref.workspaceId, ref.memoryId, { status: 'ready', error: null }, ref.version);
+    return { skipped: false as const, ...result };
+  });
+}

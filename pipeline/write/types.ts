@@ -1,0 +1,59 @@
+import type { ContradictionDecision, ExtractedEntity, PredicateFamily, SubjectType, Tense } from '../types.js';
+
+/**
+ * Stage inputs and outputs. Everything here is plain JSON so BullMQ can pass
+ * it between flow jobs; dates travel as ISO strings.
+ */
+export interface WriteRef {
+  workspaceId: string;
+  memoryId: string;
+  version: number;
+}
+
+export type Skipped = { skipped: true; reason: 'missing' | 'forgotten' | 'superseded' };
+
+export interface FactDraft {
+  subject: string;
+  subjectType: SubjectType;
+  predicate: string;
+  predicateRaw: string;
+  family: PredicateFamily;
+  object: string;
+  objectIsLiteral: boolean;
+  negated: boolean;
+  tense: Tense;
+  /** Resolved: the stated date, else the write's reference time. */
+  validFrom: string;
+  /** Stated end of a past relation ("until 2020"), else null. */
+  validTo: string | null;
+  confidence: number;
+}
+
+export interface CandidateDraft {
+  id: string;
+  subject: string;
+  predicate: string;
+  object: string;
+  validFrom: string;
+  seq: number;
+}
+
+export type DecisionDraft =
+  | Exclude<ContradictionDecision, { kind: 'insert_closed' }>
+  | { kind: 'insert_closed'; closedAt: string };
+
+export type EmbedOutput = Skipped | { skipped: false; embedderId: string; vector: number[] };
+export type EntitiesOutput = Skipped | { skipped: false; entities: ExtractedEntity[] };
+export type FactsOutput = Skipped | { skipped: false; facts: FactDraft[] };
+export type Stage1Output = Skipped | { skipped: false; facts: FactDraft[]; candidates: CandidateDraft[][] };
+export type Stage2Output = Skipped | { skipped: false; facts: FactDraft[]; candidates: CandidateDraft[][]; decisions: DecisionDraft[] };
+
+export interface CommitInput {
+  embed: EmbedOutput;
+  entities: EntitiesOutput;
+  contradiction: Stage2Output;
+}
+
+export type CommitOutput =
+  | Skipped
+  | { skipped: false; inserted: string[]; confirmed: string[]; invalidated: string[] };

@@ -1,0 +1,112 @@
+import type { Job } from 'bullmq';
+import type { Logger } from '../../core/logger.js';
+import {
+  commitStage,
+  contradictionStage1,
+  contradictionStage2,
+  embedStage,
+  extractEntitiesStage,
+  extractFactsStage,
+  type PipelineDeps,
+} from '../../pipeline/write/stages.js';
+import type { CommitInput, FactsOutput, Stage1Output, Stage2Output } from '../../pipeline/write/types.js';
+import type { WriteOutcomes } from '../outcomes.js';
+import type { WriteJob } from '../queue.js';
+import { QUEUE_PREFIX, type Stage } from './flows.js';
+
+export interface ProcessorContext {
+  deps: PipelineDeps;
+  outcomes: WriteOutcomes;
+  logger: Logger;
+}
+
+/** One pipeline stage as a BullMQ processor: reads its children's results, runs the stage function. */
+export abstract class StageProcessor<Output = unknown> {
+  abstract readonly stage: Stage;
+
+  constructor(protected readonly ctx: ProcessorContext) {}
+
+  protected abstract run(job: Job<WriteJob>, children: ChildResults): Promise<Output>;
+
+  async process(job: Job<WriteJob>): Promise<Output> {
+    const started = performance.now();
+    const output = await this.run(job, new ChildResults(await job.getChildrenValues()));
+    this.ctx.logger.info(
+      { stage: this.stage, jobId: job.id, memoryId: job.data.memoryId, attempt: job.attemptsMade + 1, ms: Math.round(performance.now() - started) },
+      'stage finished',
+    );
+    return output;
+  }
+}
+
+/** Children's return values, keyed by the queue they ran on. */
+export class ChildResults {
+  constructor(private readonly values: Record<string, unknown>) {}
+
+  of<T>(stage: Stage): T {
+    const prefix = `${QUEUE_PREFIX}:${stage}:`;
+    const entry = Object.entries(this.values).find(([key]) => key.startsWith(prefix));
+    if (!entry) throw new Error(`missing result of stage ${stage}`);
+    return entry[1] as T;
+  }
+}
+
+class EmbedProcessor extends StageProcessor {
+  readonly stage = 'embed' as const;
+  protected run(job: Job<WriteJob>) {
+    return embedStage(this.ctx.deps, job.data);
+  }
+}
+
+class EntitiesProcessor extends StageProcessor {
+  readonly stage = 'entities' as const;
+  protected run(job: Job<WriteJob>) {
+    return extractEntitiesStage(this.ctx.deps, job.data);
+  }
+}
+
+class FactsProcessor extends StageProcessor {
+  readonly stage = 'facts' as const;
+  protected run(job: Job<WriteJob>) {
+    return extractFactsStage(this.ctx.deps, job.data);
+  }
+}
+
+class Contradiction1Processor extends StageProcessor {
+  readonly stage = 'contradiction-1' as const;
+  protected run(job: Job<WriteJob>, children: ChildResults) {
+    return contradictionStage1(this.ctx.deps, job.data, children.of<FactsOutput>('facts'));
+  }
+}
+
+class Contradiction2Processor extends StageProcessor {
+  readonly stage = 'contradiction-2' as const;
+  protected run(job: Job<WriteJob>, children: ChildResults) {
+    return contradictionStage2(this.ctx.deps, job.data, children.of<Stage1Output>('contradiction-1'));
+  }
+}
+
+class CommitProcessor extends StageProcessor {
+  readonly stage = 'commit' as const;
+  protected async run(job: Job<WriteJob>, children: ChildResults) {
+    const input: CommitInput = {
+      embed: children.of('embed'),
+      entities: children.of('entities'),
+      contradiction: children.of<Stage2Output>('contradiction-2'),
+    };
+    const output = await commitStage(this.ctx.deps, job.data, input, `bullmq-${job.id}`);
+    await this.ctx.outcomes.completed(job.data, output);
+    return { skipped: output.skipped };
+  }
+}
+
+export function createProcessors(ctx: ProcessorContext): StageProcessor[] {
+  return [
+    new EmbedProcessor(ctx),
+    new EntitiesProcessor(ctx),
+    new FactsProcessor(ctx),
+    new Contradiction1Processor(ctx),
+    new Contradiction2Processor(ctx),
+    new CommitProcessor(ctx),
+  ];
+}

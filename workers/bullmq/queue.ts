@@ -1,0 +1,115 @@
+import { FlowProducer, Queue, Worker, type ConnectionOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from '../../core/logger.js';
+import type { WriteOutcomes } from '../outcomes.js';
+import type { MemoryVersions, WriteJob, WriteQueue } from '../queue.js';
+import { QUEUE_PREFIX, STAGES, jobIdOf, writeFlow, type Stage } from './flows.js';
+import { createProcessors, type ProcessorContext } from './processors.js';
+
+export interface BullMqOptions {
+  attempts: number;
+  backoffMs?: number;
+  /** Per-stage worker concurrency; missing stages use `defaultConcurrency`. */
+  concurrency?: Partial<Record<Stage, number>>;
+  defaultConcurrency?: number;
+  /** How long a job's lock lives without renewal; a killed worker's jobs are retried after this. */
+  lockDurationMs?: number;
+}
+
+/** Parses STAGE_CONCURRENCY such as "embed=4,commit=1". */
+export function parseStageConcurrency(spec: string): Partial<Record<Stage, number>> {
+  const out: Partial<Record<Stage, number>> = {};
+  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [name, value] = part.split('=');
+    const n = Number(value);
+    if (!(STAGES as readonly string[]).includes(name) || !Number.isInteger(n) || n < 1) {
+      throw new Error(`STAGE_CONCURRENCY: "${part}" is not <stage>=<positive integer> (stages: ${STAGES.join(', ')})`);
+    }
+    out[name as Stage] = n;
+  }
+  return out;
+}
+
+/** The write pipeline as BullMQ flows on Redis: API processes enqueue, worker processes run stages. */
+export class BullMqQueue implements WriteQueue {
+  readonly kind = 'bullmq' as const;
+  readonly queues: Record<Stage, Queue>;
+  private readonly flows: FlowProducer;
+  private readonly workers: Worker[] = [];
+
+  constructor(
+    private readonly connection: Redis,
+    private readonly context: ProcessorContext & { outcomes: WriteOutcomes; logger: Logger },
+    private readonly options: BullMqOptions,
+  ) {
+    const conn = connection as unknown as ConnectionOptions;
+    this.queues = Object.fromEntries(STAGES.map((stage) => [stage, new Queue(stage, { connection: conn, prefix: QUEUE_PREFIX })])) as Record<
+      Stage,
+      Queue
+    >;
+    this.flows = new FlowProducer({ connection: conn, prefix: QUEUE_PREFIX });
+  }
+
+  async enqueue(jobs: WriteJob[]): Promise<void> {
+    if (jobs.length === 0) return;
+    const flows = jobs.map((job) => writeFlow(job, { attempts: this.options.attempts, backoffMs: this.options.backoffMs ?? 200 }));
+    // addBulk writes all flows atomically, in order.
+    for (let i = 0; i < flows.length; i += 100) await this.flows.addBulk(flows.slice(i, i + 100));
+  }
+
+  /** Removes every stage job (waiting, delayed, failed or waiting for children) of erased memories, with their payloads and results. */
+  async forgetMemories(_workspaceId: string, memories: MemoryVersions[]): Promise<void> {
+    for (const { id: memoryId, version: latest } of memories) {
+      for (let version = 1; version <= latest; version++) {
+        for (const stage of STAGES) {
+          const job = await this.queues[stage].getJob(jobIdOf({ memoryId, version }, stage));
+          if (job) await job.remove({ removeChildren: true }).catch(() => job.remove().catch(() => undefined));
+        }
+      }
+    }
+  }
+
+  async startWorkers(): Promise<void> {
+    if (this.workers.length) return;
+    const conn = this.connection.duplicate({ maxRetriesPerRequest: null }) as unknown as ConnectionOptions;
+    for (const processor of createProcessors(this.context)) {
+      const worker = new Worker<WriteJob>(processor.stage, (job) => processor.process(job), {
+        connection: conn,
+        prefix: QUEUE_PREFIX,
+        concurrency: this.options.concurrency?.[processor.stage] ?? this.options.defaultConcurrency ?? 4,
+        lockDuration: this.options.lockDurationMs ?? 30_000,
+        maxStalledCount: 10,
+        stalledInterval: Math.max(1_000, Math.floor((this.options.lockDurationMs ?? 30_000) / 2)),
+      });
+      worker.on('failed', (job, error) => {
+        if (!job) return;
+        const final = job.attemptsMade >= (job.opts.attempts ?? 1);
+        this.context.logger.warn({ stage: processor.stage, jobId: job.id, attempt: job.attemptsMade, final, err: error }, 'stage failed');
+        if (final) void this.context.outcomes.failed(job.data, error).catch((e) => this.context.logger.error({ err: e }, 'recording failure failed'));
+      });
+      worker.on('error', (error) => this.context.logger.error({ err: error, stage: processor.stage }, 'worker error'));
+      this.workers.push(worker);
+    }
+    await Promise.all(this.workers.map((w) => w.waitUntilReady()));
+  }
+
+  async counts(): Promise<Record<string, number>> {
+    const totals: Record<string, number> = {};
+    for (const stage of STAGES) {
+      const counts = await this.queues[stage].getJobCounts('waiting', 'active', 'delayed', 'failed', 'waiting-children');
+      for (const [state, n] of Object.entries(counts)) totals[`${stage}:${state}`] = n;
+    }
+    return totals;
+  }
+
+  async ping(): Promise<void> {
+    const pong = await this.connection.ping();
+    if (pong !== 'PONG') throw new Error(`redis answered ${pong}`);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.close()));
+    await this.flows.close();
+    await Promise.all(Object.values(this.queues).map((q) => q.close()));
+  }
+}

@@ -1,0 +1,26 @@
+import { ConfigError, loadConfig } from '../core/config.js';
+import { createServices } from '../core/bootstrap.js';
+import { EmbedderMismatchError } from '../core/embedder-guard.js';
+
+/** `npm run worker`: pipeline workers only, scaled apart from the API (needs REDIS_URL). */
+async function main() {
+  const config = loadConfig();
+  if (!config.REDIS_URL) throw new ConfigError('REDIS_URL: required for `npm run worker` (without Redis, `npm start` runs the workers in-process)');
+  const services = await createServices(config, { runWorkers: true });
+  services.logger.info({ queue: services.queue.kind, pid: process.pid }, 'engram worker started');
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    services.logger.info({ signal }, 'worker shutting down');
+    await services.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof ConfigError || error instanceof EmbedderMismatchError ? error.message : (error?.stack ?? error)}\n`);
+  process.exit(error instanceof ConfigError || error instanceof EmbedderMismatchError ? 2 : 1);
+});

@@ -1,0 +1,35 @@
+import type { Logger } from '../core/logger.js';
+import type { Store } from '../storage/types.js';
+import type { CommitOutput } from '../pipeline/write/types.js';
+import type { WriteJob } from './queue.js';
+
+/** What happens after a write's pipeline ends, whichever runner ran it. */
+export class WriteOutcomes {
+  constructor(
+    private readonly store: Store,
+    private readonly logger: Logger,
+  ) {}
+
+  async completed(job: WriteJob, output: CommitOutput): Promise<void> {
+    if (job.batchId !== undefined && job.itemIndex !== undefined) {
+      await this.store.batches.recordItem(job.workspaceId, job.batchId, job.itemIndex, { ok: true }, new Date().toISOString());
+    }
+    this.logger.debug({ memoryId: job.memoryId, version: job.version, output }, 'write committed');
+  }
+
+  /** The last attempt failed: the memory ends in `error`, a batch item counts as failed. */
+  async failed(job: WriteJob, error: unknown): Promise<void> {
+    const message = error instanceof Error ? error.message : String(error);
+    this.logger.error({ memoryId: job.memoryId, version: job.version, err: error }, 'write failed');
+    await this.store.memories.update(job.workspaceId, job.memoryId, { status: 'error', error: message }, job.version);
+    if (job.batchId !== undefined && job.itemIndex !== undefined) {
+      await this.store.batches.recordItem(
+        job.workspaceId,
+        job.batchId,
+        job.itemIndex,
+        { ok: false, error: { index: job.itemIndex, memory_id: job.memoryId, message } },
+        new Date().toISOString(),
+      );
+    }
+  }
+}

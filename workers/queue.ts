@@ -1,0 +1,33 @@
+/**
+ * The write path's queue seam. The API only enqueues; an implementation runs
+ * the pipeline stages (embed, entities, facts, contradiction 1 and 2, commit):
+ * in-process over the embedded store, or as BullMQ flows on Redis.
+ */
+export interface WriteJob {
+  workspaceId: string;
+  memoryId: string;
+  /** Memory content version this job processes; results for older versions are discarded. */
+  version: number;
+  batchId?: string;
+  itemIndex?: number;
+}
+
+export interface MemoryVersions {
+  id: string;
+  /** Latest content version; every version up to it may have work queued. */
+  version: number;
+}
+
+export interface WriteQueue {
+  readonly kind: 'embedded' | 'bullmq';
+  /** Enqueues jobs in order; durable once this resolves. */
+  enqueue(jobs: WriteJob[]): Promise<void>;
+  /** Drops queued or failed work (and any payload or result) for every version up to `version` of erased memories. */
+  forgetMemories(workspaceId: string, memories: MemoryVersions[]): Promise<void>;
+  /** Starts processing in this process. */
+  startWorkers(): Promise<void>;
+  /** Job counts per state, for readiness and dashboards. */
+  counts(): Promise<Record<string, number>>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
