@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
-import { ApiError, notFound } from '../core/errors.js';
+import { ApiError } from '../core/errors.js';
 import type { Services } from '../core/services.js';
 import { authenticate, errorHandler, rateLimit, requireJsonBody, type AppState } from './middleware.js';
 import { agentRoutes } from './routes/agents/router.js';
@@ -48,9 +48,5 @@ export function createApp(svc: Services): Koa<AppState> {
       notImplemented: () => new ApiError(405, 'method_not_allowed', 'Method not allowed for this path'),
     }),
   );
-  app.use(async (ctx) => {
-    if (ctx.method === 'OPTIONS' && ctx.status === 200) return;
-    if (ctx.body === undefined) throw notFound(`No endpoint ${ctx.method} ${ctx.path}`);
-  });
   return app;
 }

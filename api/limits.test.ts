@@ -119,7 +119,7 @@ describe('per-second rate limit', () => {
     try {
       const created = await a.keyFor({ workspace: 'shared-quota', plan: 'hobby' });
       const ws = (await a.services.store.workspaces.getBySlug('shared-quota'))!;
-      await a.services.limits.consume('write', ws.id, 'hobby', 1_098);
+      await a.services.limits.consume('write', ws.id, 'hobby', 1_099);
       expect((await b.api(created.key).post('/v1/memories', { content: 'via b' })).status).toBe(200);
       expect((await a.api(created.key).post('/v1/memories', { content: 'via a' })).status).toBe(429);
     } finally {

@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import { randomUUID } from 'node:crypto';
-import { ApiError, invalidKey } from '../core/errors.js';
+import { ApiError, invalidKey, notFound } from '../core/errors.js';
 import { hashApiKey } from '../core/ids.js';
 import { principalOf, type Principal } from '../core/principal.js';
 import type { Services } from '../core/services.js';
@@ -39,6 +39,7 @@ export function errorHandler(svc: Services) {
     const started = performance.now();
     try {
       await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw notFound(`No endpoint ${ctx.method} ${ctx.path}`);
     } catch (error) {
       if (error instanceof ApiError) sendError(ctx, error);
       else {

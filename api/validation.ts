@@ -21,10 +21,20 @@ const typeNames: Record<string, string> = {
   record: 'an object',
 };
 
-function reason(issue: z.core.$ZodIssue): { path: readonly PropertyKey[]; text: string } {
+/** The value at a zod issue path in the raw input (zod 4 does not report inputs by default). */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value: any = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = value[key as any];
+  }
+  return value;
+}
+
+function reason(issue: z.core.$ZodIssue, input: unknown): { path: readonly PropertyKey[]; text: string } {
   switch (issue.code) {
     case 'invalid_type': {
-      if (issue.input === undefined) return { path: issue.path, text: 'is required' };
+      if (valueAt(input, issue.path) === undefined) return { path: issue.path, text: 'is required' };
       return { path: issue.path, text: `must be ${typeNames[issue.expected] ?? issue.expected}` };
     }
     case 'unrecognized_keys':
@@ -48,7 +58,7 @@ function reason(issue: z.core.$ZodIssue): { path: readonly PropertyKey[]; text: 
 export function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const { path, text } = reason(result.error.issues[0]);
+  const { path, text } = reason(result.error.issues[0], input);
   throw invalidRequest(`${fieldPath(path)}: ${text}`);
 }
 

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { addMemory, forgetMemory, updateMemory, visibleMemory } from '../../../core/commands/memories.js';
+import { ApiError } from '../../../core/errors.js';
 import { readAgent, requireScope } from '../../../core/principal.js';
 import type { Services } from '../../../core/services.js';
 import type { MemoryRecord } from '../../../storage/types.js';
@@ -9,6 +10,12 @@ import { validate } from '../../validation.js';
 import { listMemoriesQuery, memoryIdSchema, memoryInputSchema, updateMemorySchema } from './schema.js';
 
 const idParam = (raw: string) => validate(memoryIdSchema, raw);
+
+/** `/v1/memories/search` is a POST-only path that the `:id` routes would otherwise capture. */
+const notSearch = (raw: string) => {
+  if (raw === 'search') throw new ApiError(405, 'method_not_allowed', 'Method not allowed for this path');
+  return raw;
+};
 
 export function memoryRoutes(svc: Services): Router<AppState> {
   const router = new Router<AppState>();
@@ -34,19 +41,19 @@ export function memoryRoutes(svc: Services): Router<AppState> {
 
   router.get('/v1/memories/:id', async (ctx) => {
     requireScope(ctx.state.principal, 'memories:read');
-    ctx.body = await withFacts(await visibleMemory(svc, ctx.state.principal, idParam(ctx.params.id)));
+    ctx.body = await withFacts(await visibleMemory(svc, ctx.state.principal, idParam(notSearch(ctx.params.id))));
   });
 
   router.patch('/v1/memories/:id', async (ctx) => {
     requireScope(ctx.state.principal, 'memories:write');
-    const id = idParam(ctx.params.id);
+    const id = idParam(notSearch(ctx.params.id));
     const input = validate(updateMemorySchema, bodyOf(ctx));
     ctx.body = await withFacts(await updateMemory(svc, ctx.state.principal, id, input));
   });
 
   router.delete('/v1/memories/:id', async (ctx) => {
     requireScope(ctx.state.principal, 'memories:write');
-    ctx.body = await forgetMemory(svc, ctx.state.principal, idParam(ctx.params.id));
+    ctx.body = await forgetMemory(svc, ctx.state.principal, idParam(notSearch(ctx.params.id)));
   });
 
   router.get('/v1/memories/:id/history', async (ctx) => {
