@@ -59,7 +59,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   };
   const outcomes = new WriteOutcomes(store, logger);
   const queue: WriteQueue = redis
-    ? new BullMqQueue(redis, { deps: pipeline, outcomes, logger: logger.child({ component: 'bullmq' }) }, {
+    ? new BullMqQueue(redis, { prefix: config.QUEUE_PREFIX, deps: pipeline, outcomes, logger: logger.child({ component: 'bullmq' }) }, {
         attempts: config.JOB_ATTEMPTS,
         concurrency: parseStageConcurrency(config.STAGE_CONCURRENCY),
         lockDurationMs: config.JOB_LOCK_MS,

@@ -32,6 +32,8 @@ export const configSchema = z.object({
   /** Per-stage worker concurrency, e.g. "embed=4,commit=1" */
   STAGE_CONCURRENCY: z.string().default(''),
   JOB_ATTEMPTS: positiveInt(5),
+  /** Redis key prefix of the BullMQ queues; separate deployments on one Redis use different prefixes. */
+  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only').default('engram'),
   /** BullMQ job lock: a killed worker's jobs are picked up again after this many ms. */
   JOB_LOCK_MS: positiveInt(30_000),
 

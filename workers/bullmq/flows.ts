@@ -5,8 +5,6 @@ import type { WriteJob } from '../queue.js';
 export const STAGES = ['embed', 'entities', 'facts', 'contradiction-1', 'contradiction-2', 'commit'] as const;
 export type Stage = (typeof STAGES)[number];
 
-export const QUEUE_PREFIX = 'engram';
-
 /** BullMQ job ids may not contain ':'; versions keep an update's flow apart from the add's. */
 export const jobIdOf = (job: Pick<WriteJob, 'memoryId' | 'version'>, stage: Stage) => `${job.memoryId}-v${job.version}-${stage}`;
 

@@ -12,9 +12,10 @@ import {
 import type { CommitInput, FactsOutput, Stage1Output, Stage2Output } from '../../pipeline/write/types.js';
 import type { WriteOutcomes } from '../outcomes.js';
 import type { WriteJob } from '../queue.js';
-import { QUEUE_PREFIX, type Stage } from './flows.js';
+import type { Stage } from './flows.js';
 
 export interface ProcessorContext {
+  prefix: string;
   deps: PipelineDeps;
   outcomes: WriteOutcomes;
   logger: Logger;
@@ -30,7 +31,7 @@ export abstract class StageProcessor<Output = unknown> {
 
   async process(job: Job<WriteJob>): Promise<Output> {
     const started = performance.now();
-    const output = await this.run(job, new ChildResults(await job.getChildrenValues()));
+    const output = await this.run(job, new ChildResults(this.ctx.prefix, await job.getChildrenValues()));
     this.ctx.logger.info(
       { stage: this.stage, jobId: job.id, memoryId: job.data.memoryId, attempt: job.attemptsMade + 1, ms: Math.round(performance.now() - started) },
       'stage finished',
@@ -41,10 +42,13 @@ export abstract class StageProcessor<Output = unknown> {
 
 /** Children's return values, keyed by the queue they ran on. */
 export class ChildResults {
-  constructor(private readonly values: Record<string, unknown>) {}
+  constructor(
+    private readonly queuePrefix: string,
+    private readonly values: Record<string, unknown>,
+  ) {}
 
   of<T>(stage: Stage): T {
-    const prefix = `${QUEUE_PREFIX}:${stage}:`;
+    const prefix = `${this.queuePrefix}:${stage}:`;
     const entry = Object.entries(this.values).find(([key]) => key.startsWith(prefix));
     if (!entry) throw new Error(`missing result of stage ${stage}`);
     return entry[1] as T;

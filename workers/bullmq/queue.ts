@@ -1,10 +1,11 @@
 import { FlowProducer, Queue, Worker, type ConnectionOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { Logger } from '../../core/logger.js';
-import type { WriteOutcomes } from '../outcomes.js';
 import type { MemoryVersions, WriteJob, WriteQueue } from '../queue.js';
-import { QUEUE_PREFIX, STAGES, jobIdOf, writeFlow, type Stage } from './flows.js';
+import { STAGES, jobIdOf, writeFlow, type Stage } from './flows.js';
 import { createProcessors, type ProcessorContext } from './processors.js';
+
+/** Recent job events kept per queue for dashboards; bounded so results do not pile up in Redis. */
+const EVENTS_MAX_LEN = 2_000;
 
 export interface BullMqOptions {
   attempts: number;
@@ -39,15 +40,16 @@ export class BullMqQueue implements WriteQueue {
 
   constructor(
     private readonly connection: Redis,
-    private readonly context: ProcessorContext & { outcomes: WriteOutcomes; logger: Logger },
+    private readonly context: ProcessorContext,
     private readonly options: BullMqOptions,
   ) {
     const conn = connection as unknown as ConnectionOptions;
-    this.queues = Object.fromEntries(STAGES.map((stage) => [stage, new Queue(stage, { connection: conn, prefix: QUEUE_PREFIX })])) as Record<
+    const streams = { events: { maxLen: EVENTS_MAX_LEN } };
+    this.queues = Object.fromEntries(STAGES.map((stage) => [stage, new Queue(stage, { connection: conn, prefix: context.prefix, streams })])) as Record<
       Stage,
       Queue
     >;
-    this.flows = new FlowProducer({ connection: conn, prefix: QUEUE_PREFIX });
+    this.flows = new FlowProducer({ connection: conn, prefix: context.prefix });
   }
 
   async enqueue(jobs: WriteJob[]): Promise<void> {
@@ -67,6 +69,24 @@ export class BullMqQueue implements WriteQueue {
         }
       }
     }
+    await this.scrubEvents(new Set(memories.map((m) => m.id)));
+  }
+
+  /** Queue event streams repeat job ids and stage results: drop the entries of erased memories. */
+  private async scrubEvents(memoryIds: Set<string>): Promise<void> {
+    if (memoryIds.size === 0) return;
+    const belongs = (jobId: string | undefined) => jobId !== undefined && memoryIds.has(jobId.slice(0, jobId.indexOf('-v')));
+    for (const stage of STAGES) {
+      const key = `${this.context.prefix}:${stage}:events`;
+      let start = '-';
+      for (;;) {
+        const entries = await this.connection.xrange(key, start, '+', 'COUNT', 500);
+        const doomed = entries.filter(([, fields]) => belongs(fields[fields.indexOf('jobId') + 1])).map(([id]) => id);
+        if (doomed.length) await this.connection.xdel(key, ...doomed);
+        if (entries.length < 500) break;
+        start = `(${entries[entries.length - 1][0]}`;
+      }
+    }
   }
 
   async startWorkers(): Promise<void> {
@@ -75,7 +95,7 @@ export class BullMqQueue implements WriteQueue {
     for (const processor of createProcessors(this.context)) {
       const worker = new Worker<WriteJob>(processor.stage, (job) => processor.process(job), {
         connection: conn,
-        prefix: QUEUE_PREFIX,
+        prefix: this.context.prefix,
         concurrency: this.options.concurrency?.[processor.stage] ?? this.options.defaultConcurrency ?? 4,
         lockDuration: this.options.lockDurationMs ?? 30_000,
         maxStalledCount: 10,
