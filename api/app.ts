@@ -16,6 +16,7 @@ import { profileRoutes } from './routes/profile/router.js';
 import { searchRoutes } from './routes/search/router.js';
 import { userRoutes } from './routes/users/router.js';
 import { healthRoutes } from './routes/health/router.js';
+import { mountQueueDashboard } from './routes/admin/dashboard.js';
 
 /** Largest accepted JSON body: a full 500-item batch of 16,000-character memories fits. */
 export const MAX_BODY = '12mb';
@@ -36,6 +37,7 @@ export function createApp(svc: Services): Koa<AppState> {
   api.use(limited.routes());
 
   app.use(errorHandler(svc));
+  mountQueueDashboard(app, svc);
   app.use(requireJsonBody);
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: MAX_BODY, encoding: 'utf-8' }));
   const health = healthRoutes(svc);

@@ -1,0 +1,50 @@
+import { timingSafeEqual } from 'node:crypto';
+import type Koa from 'koa';
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { KoaAdapter } from '@bull-board/koa';
+import type { Services } from '../../../core/services.js';
+import { BullMqQueue } from '../../../workers/bullmq/queue.js';
+
+export const DASHBOARD_PATH = '/admin/queues';
+
+const sameSecret = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/** HTTP basic auth with the operator credential (ADMIN_CREDENTIALS), never an API key. */
+function operatorAuth(credentials: string): Koa.Middleware {
+  return async (ctx, next) => {
+    const match = /^Basic\s+(\S+)$/i.exec(ctx.get('authorization'));
+    const given = match ? Buffer.from(match[1], 'base64').toString('utf8') : '';
+    if (!sameSecret(given, credentials)) {
+      ctx.status = 401;
+      ctx.set('WWW-Authenticate', 'Basic realm="engram queues"');
+      ctx.body = { code: 'invalid_credentials', message: 'Operator credentials required' };
+      return;
+    }
+    await next();
+  };
+}
+
+/** bull-board over the six stage queues, when the pipeline runs on BullMQ and an operator credential is configured. */
+export function mountQueueDashboard(app: Koa<any>, svc: Services): boolean {
+  const credentials = svc.config.ADMIN_CREDENTIALS;
+  if (!credentials || !(svc.queue instanceof BullMqQueue)) return false;
+  const adapter = new KoaAdapter();
+  adapter.setBasePath(DASHBOARD_PATH);
+  createBullBoard({
+    queues: Object.values(svc.queue.queues).map((queue) => new BullMQAdapter(queue, { readOnlyMode: false })),
+    serverAdapter: adapter as any,
+    options: { uiConfig: { boardTitle: 'Engram queues' } },
+  });
+  const board = adapter.registerPlugin();
+  const guard = operatorAuth(credentials);
+  app.use(async (ctx, next) => {
+    if (ctx.path !== DASHBOARD_PATH && !ctx.path.startsWith(`${DASHBOARD_PATH}/`)) return next();
+    await guard(ctx, () => board(ctx, next));
+  });
+  return true;
+}
