@@ -1,0 +1,104 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+/** The embedded default: API and the in-process runner over the embedded store. */
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+async function waitForBatch(t: TestServer, key: string, id: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const body = (await t.api(key).get(`/v1/batch/${id}`)).body;
+    if (body.status === 'completed') return body;
+    if (Date.now() > deadline) throw new Error(`batch still ${body.status}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('in-process runner', () => {
+  it('a restart in the middle of a batch finishes it, without duplicates', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'engram-restart-'));
+    dirs.push(dataDir);
+    const first = await startTestServer({}, { dataDir });
+    const key = first.key;
+    const memories = Array.from({ length: 200 }, (_, i) => ({ content: `I work at Firm${i} these days.`, user_id: `rs${i % 4}` }));
+    const batch = (await first.api().post('/v1/batch', { memories })).body;
+    // Stop while the batch is being processed: queued jobs stay in the data folder.
+    for (;;) {
+      const body = (await first.api().get(`/v1/batch/${batch.id}`)).body;
+      if (body.imported > 0) break;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await first.close();
+
+    const second = await startTestServer({}, { dataDir });
+    try {
+      const done = await waitForBatch(second, key, batch.id);
+      expect(done).toMatchObject({ received: 200, imported: 200, failed: 0 });
+      for (let u = 0; u < 4; u++) {
+        const all = (await second.api(key).get(`/v1/facts?user_id=rs${u}&include_invalidated=true&limit=200`)).body;
+        expect(all.total).toBe(50);
+        const live = (await second.api(key).get(`/v1/facts?user_id=rs${u}`)).body;
+        expect(live.facts.map((f: any) => f.object)).toEqual([`Firm${196 + u}`]);
+      }
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('a failing stage is retried and the write ends ready exactly once', async () => {
+    const t = await startTestServer({ JOB_ATTEMPTS: '3' });
+    try {
+      const extractor = t.services.pipeline.factExtractor;
+      const original = extractor.extractFacts.bind(extractor);
+      let failures = 1;
+      extractor.extractFacts = async (input) => {
+        if (failures-- > 0) throw new Error('transient extractor failure');
+        return original(input);
+      };
+      const m = (await t.api().post('/v1/memories', { content: 'I live in Tallinn.', user_id: 'retry' })).body;
+      await t.settle();
+      const got = (await t.api().get(`/v1/memories/${m.id}`)).body;
+      expect(got.status).toBe('ready');
+      expect((await t.api().get('/v1/facts?user_id=retry&include_invalidated=true')).body.total).toBe(1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a write whose stage keeps failing ends in error; in a batch it is one failed item', async () => {
+    const t = await startTestServer({ JOB_ATTEMPTS: '2' });
+    try {
+      const extractor = t.services.pipeline.factExtractor;
+      const original = extractor.extractFacts.bind(extractor);
+      extractor.extractFacts = async (input) => {
+        if (input.content.includes('POISON')) throw new Error('cannot extract this');
+        return original(input);
+      };
+      const batch = (await t.api().post('/v1/batch', { memories: [{ content: 'fine one' }, { content: 'POISON pill' }, { content: 'fine two' }] })).body;
+      const done = await waitForBatch(t, t.key, batch.id);
+      expect(done).toMatchObject({ status: 'completed', received: 3, imported: 2, failed: 1 });
+      expect(done.errors).toEqual([{ index: 1, memory_id: expect.stringMatching(/^mem_/), message: 'cannot extract this' }]);
+      expect((await t.api().get(`/v1/memories/${done.errors[0].memory_id}`)).body.status).toBe('error');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('concurrent writes of a single-valued fact leave exactly one live fact', async () => {
+    const t = await startTestServer();
+    try {
+      for (let round = 0; round < 5; round++) {
+        const user = `race${round}`;
+        await Promise.all(['Lyon', 'Nantes', 'Lille'].map((city) => t.api().post('/v1/memories', { content: `I live in ${city}.`, user_id: user })));
+        await t.settle();
+        expect((await t.api().get(`/v1/facts?user_id=${user}&predicate=lives_in`)).body.total).toBe(1);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
