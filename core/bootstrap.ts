@@ -38,12 +38,23 @@ export interface ServiceOptions {
   runWorkers?: boolean;
 }
 
+export interface Storage {
+  store: Store;
+  vectors: VectorIndex;
+  /** The embedded database, when the embedded store is in use. */
+  sqlite: SqliteStore;
+}
+
+/** Opens the store and vector index the configuration names (shared by the server, workers and admin CLI). */
+export async function openStorage(config: Config): Promise<Storage> {
+  const sqlite = SqliteStore.open(config.DATA_DIR);
+  return { store: sqlite, vectors: new EmbeddedVectorIndex(sqlite.db), sqlite };
+}
+
 /** Builds every backend the configuration names; the composition root shared by the API and worker entry points. */
 export async function createServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
-  const sqlite = SqliteStore.open(config.DATA_DIR);
-  const store: Store = sqlite;
-  const vectors: VectorIndex = new EmbeddedVectorIndex(sqlite.db);
+  const { store, vectors, sqlite } = await openStorage(config);
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL) : null;
 
   const embedder = await createEmbedder(config);

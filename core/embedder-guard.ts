@@ -1,7 +1,9 @@
 import type { Embedder } from '../pipeline/types.js';
 import type { Store } from '../storage/types.js';
 
-const SETTING = 'embedder';
+export const EMBEDDER_SETTING = 'embedder';
+
+export const embedderSignature = (embedder: Embedder) => `${embedder.id}/${embedder.dimensions}`;
 
 export class EmbedderMismatchError extends Error {}
 
@@ -10,10 +12,10 @@ export class EmbedderMismatchError extends Error {}
  * embedder that produced its vectors; starting with another one is refused.
  */
 export async function checkEmbedderMatchesStore(store: Store, embedder: Embedder): Promise<void> {
-  const current = `${embedder.id}/${embedder.dimensions}`;
-  const recorded = await store.settings.get(SETTING);
+  const current = embedderSignature(embedder);
+  const recorded = await store.settings.get(EMBEDDER_SETTING);
   if (recorded === null) {
-    await store.settings.set(SETTING, current);
+    await store.settings.set(EMBEDDER_SETTING, current);
     return;
   }
   if (recorded !== current) {

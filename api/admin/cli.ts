@@ -3,13 +3,18 @@ import { z } from 'zod';
 import { ConfigError, loadConfig } from '../../core/config.js';
 import { createKey } from '../../core/commands/keys.js';
 import { PLAN_NAMES } from '../../core/plans.js';
-import { SqliteStore } from '../../storage/sqlite/store.js';
+import { openStorage } from '../../core/bootstrap.js';
+import type { Config } from '../../core/config.js';
+import { reembedAll } from '../../core/commands/reembed.js';
+import { createEmbedder, ensureGloveCache } from '../../pipeline/embedding/index.js';
 import { ALL_SCOPES, type Scope } from '../../storage/types.js';
 
 const usage = `Usage:
   npm run --silent admin -- keys create --workspace <slug> --plan <hobby|developer|team|scale> [--scopes a,b] [--agent <id>]
   npm run --silent admin -- keys revoke <key_id>
-  npm run --silent admin -- keys list`;
+  npm run --silent admin -- keys list
+  npm run --silent admin -- cache build      (builds the GloVe binary cache ahead of the first start)
+  npm run --silent admin -- reembed          (re-embeds every memory with the configured embedder; resumable)`;
 
 const createOptions = z.object({
   workspace: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/i, 'must be a slug (letters, digits, - and _)'),
@@ -26,9 +31,15 @@ class UsageError extends Error {}
 
 async function run(argv: string[]): Promise<unknown> {
   const [group, action, ...rest] = argv;
-  if (group !== 'keys' || !action) throw new UsageError(usage);
   const config = loadConfig();
-  const store = SqliteStore.open(config.DATA_DIR);
+  if (group === 'cache' && action === 'build') {
+    const started = Date.now();
+    const path = await ensureGloveCache(config.DATA_DIR, { cacheDir: config.CACHE_DIR });
+    return { cache: path, ms: Date.now() - started };
+  }
+  if (group === 'reembed') return reembed(config);
+  if (group !== 'keys' || !action) throw new UsageError(usage);
+  const { store } = await openStorage(config);
   try {
     if (action === 'create') {
       const { values } = parseArgs({
@@ -67,6 +78,20 @@ async function run(argv: string[]): Promise<unknown> {
     }
     throw new UsageError(usage);
   } finally {
+    await store.close();
+  }
+}
+
+/** Progress goes to stderr, one JSON line per page; the result to stdout. */
+async function reembed(config: Config) {
+  const { store, vectors } = await openStorage(config);
+  try {
+    const embedder = await createEmbedder(config);
+    return await reembedAll(store, vectors, embedder, (p) =>
+      process.stderr.write(`${JSON.stringify({ reembedded: p.done, total: p.total })}\n`),
+    );
+  } finally {
+    await vectors.close();
     await store.close();
   }
 }

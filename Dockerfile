@@ -1,0 +1,17 @@
+# Engram: one image for the API and the pipeline workers.
+FROM node:20-bookworm-slim
+
+# better-sqlite3 builds from source when no prebuilt binary can be fetched.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+COPY . .
+
+# Bake the GloVe binary cache into the image so every replica starts in well under a second.
+ENV CACHE_DIR=/app/cache DATA_DIR=/data
+RUN npm run --silent admin -- cache build
+
+EXPOSE 8080
+CMD ["npm", "start"]
