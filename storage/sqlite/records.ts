@@ -238,12 +238,15 @@ export class SqliteBatchRepository implements BatchRepository {
     if (memoryIds.length === 0) return;
     const erased = new Set(memoryIds);
     this.db.transaction(() => {
-      const rows = this.db.prepare('SELECT id, memory_ids FROM batches WHERE workspace_id = ?').all(workspaceId) as any[];
+      const rows = this.db.prepare('SELECT id, memory_ids, errors FROM batches WHERE workspace_id = ?').all(workspaceId) as any[];
       for (const r of rows) {
         const ids: (string | null)[] = parse(r.memory_ids);
-        if (!ids.some((m) => m && erased.has(m))) continue;
-        const kept = ids.map((m) => (m && erased.has(m) ? null : m));
-        this.db.prepare('UPDATE batches SET memory_ids = ? WHERE id = ?').run(json(kept), r.id);
+        const errors: BatchItemError[] = parse(r.errors);
+        const hit = (m: string | null) => m !== null && erased.has(m);
+        if (!ids.some(hit) && !errors.some((e) => hit(e.memory_id))) continue;
+        const kept = ids.map((m) => (hit(m) ? null : m));
+        const keptErrors = errors.map((e) => (hit(e.memory_id) ? { ...e, memory_id: null } : e));
+        this.db.prepare('UPDATE batches SET memory_ids = ?, errors = ? WHERE id = ?').run(json(kept), json(keptErrors), r.id);
       }
     }).immediate();
   }

@@ -1,0 +1,275 @@
+import { createHash } from 'node:crypto';
+import { Client, errors, type ClientOptions, type estypes } from '@elastic/elasticsearch';
+import { compareHits, VectorIndexUnavailableError, type VectorDoc, type VectorFilter, type VectorHit, type VectorIndex } from '../vector/types.js';
+
+/** What one Elasticsearch document holds (one per memory). */
+interface VectorSource {
+  memory_id: string;
+  workspace_id: string;
+  /** `null` (not indexed) = the default namespace; matched with `must_not: exists`. */
+  agent_id: string | null;
+  user_id: string | null;
+  run_id: string | null;
+  metadata_terms: string[];
+  vector: number[];
+}
+
+export interface ElasticsearchVectorIndexOptions {
+  /** Index name. Default `engram-memories`. */
+  index?: string;
+  /** Dimensions of the embedder's vectors; the index mapping is created with them and checked against them. */
+  dimensions: number;
+  /** Settings for a newly created index (e.g. `{ number_of_shards: 1, number_of_replicas: 0 }`). */
+  settings?: estypes.IndicesIndexSettings;
+  /** Extra client options for `open` (auth, TLS, timeouts…). `node` comes from the url. */
+  clientOptions?: Omit<ClientOptions, 'node' | 'nodes'>;
+}
+
+/** Longest metadata term indexed verbatim; longer ones are indexed (and queried) by their SHA-256. */
+const MAX_TERM_BYTES = 512;
+/** Largest `k` / `num_candidates` Elasticsearch accepts. */
+const MAX_CANDIDATES = 10_000;
+/** Extra hits fetched beyond k so score ties at the k boundary can be re-ordered by id. */
+const TIE_WINDOW = 16;
+
+/**
+ * Keyword terms are limited to 32 KB by Lucene; a metadata value can be longer.
+ * Hashing keeps the filter exact (a term always contains "=", a hashed one never does).
+ */
+export function encodeTerm(term: string): string {
+  return Buffer.byteLength(term, 'utf8') <= MAX_TERM_BYTES ? term : `#sha256:${createHash('sha256').update(term, 'utf8').digest('hex')}`;
+}
+
+/**
+ * Document `_id` = workspace + memory id, so `remove(workspaceId, ids)` is an exact
+ * bulk delete by `_id` that can never touch another workspace (and needs no refresh).
+ * Over-long pairs are hashed (Elasticsearch caps `_id` at 512 bytes).
+ */
+export function documentId(workspaceId: string, id: string): string {
+  const raw = `${workspaceId}:${id}`;
+  return Buffer.byteLength(raw, 'utf8') <= MAX_TERM_BYTES ? raw : `#sha256:${createHash('sha256').update(JSON.stringify([workspaceId, id]), 'utf8').digest('hex')}`;
+}
+
+const isUnavailable = (error: unknown) =>
+  error instanceof errors.ConnectionError || error instanceof errors.NoLivingConnectionsError || error instanceof errors.TimeoutError;
+
+/**
+ * `VectorIndex` on an Elasticsearch 8 (8.4+) `dense_vector` field with HNSW kNN.
+ *
+ * - Similarity `cosine`; Elasticsearch scores kNN hits as (1 + cos) / 2, converted
+ *   back here to cosine in [-1, 1].
+ * - `index_options.type: 'hnsw'` keeps float vectors (newer versions default to
+ *   int8 quantisation, which would make scores approximate).
+ * - Filters are kNN pre-filters, so top-k is taken among the matching documents.
+ *   HNSW is approximate: on very large filtered sets the true nearest neighbour can
+ *   be missed (num_candidates trades recall for speed); small filtered sets are
+ *   searched exactly by Elasticsearch.
+ * - Ties: hits are re-sorted by (score desc, id asc). A few extra hits are fetched
+ *   so ties at the k boundary resolve by id as long as they fit in that window.
+ * - Writes use `refresh: 'wait_for'`: a search right after `upsert`/`remove` sees the
+ *   change, at the cost of each write waiting for the next refresh (index
+ *   `refresh_interval`, 1 s by default). `purge` refreshes explicitly.
+ */
+export class ElasticsearchVectorIndex implements VectorIndex {
+  readonly kind = 'elasticsearch' as const;
+  readonly index: string;
+  readonly dimensions: number;
+  private readonly settings: estypes.IndicesIndexSettings | undefined;
+
+  constructor(
+    readonly client: Client,
+    options: Omit<ElasticsearchVectorIndexOptions, 'clientOptions'>,
+    private readonly ownsClient = false,
+  ) {
+    if (!Number.isInteger(options.dimensions) || options.dimensions <= 0) throw new RangeError(`dimensions must be a positive integer, got ${options.dimensions}`);
+    this.index = options.index ?? 'engram-memories';
+    this.dimensions = options.dimensions;
+    this.settings = options.settings;
+  }
+
+  /** Connects to `url` and creates the index if it does not exist yet (idempotent). */
+  static async open(url: string, options: ElasticsearchVectorIndexOptions): Promise<ElasticsearchVectorIndex> {
+    const client = new Client({ ...options.clientOptions, node: url });
+    const index = new ElasticsearchVectorIndex(client, options, true);
+    try {
+      await index.ensureIndex();
+      return index;
+    } catch (error) {
+      await client.close();
+      throw error;
+    }
+  }
+
+  /** Creates the index with its mapping unless it exists; an existing one must have the same dimensions. */
+  async ensureIndex(): Promise<void> {
+    await this.call(async () => {
+      if (!(await this.client.indices.exists({ index: this.index }))) {
+        try {
+          await this.client.indices.create({ index: this.index, mappings: this.mappings(), ...(this.settings ? { settings: this.settings } : {}) });
+          return;
+        } catch (error) {
+          // Created concurrently by another process: fall through to the check.
+          if (!(error instanceof errors.ResponseError && error.body?.error?.type === 'resource_already_exists_exception')) throw error;
+        }
+      }
+      await this.checkMapping();
+    });
+  }
+
+  private mappings(): estypes.MappingTypeMapping {
+    return {
+      dynamic: 'strict',
+      properties: {
+        memory_id: { type: 'keyword' },
+        workspace_id: { type: 'keyword' },
+        agent_id: { type: 'keyword' },
+        user_id: { type: 'keyword' },
+        run_id: { type: 'keyword' },
+        metadata_terms: { type: 'keyword' },
+        vector: {
+          type: 'dense_vector',
+          dims: this.dimensions,
+          index: true,
+          similarity: 'cosine',
+          index_options: { type: 'hnsw', m: 16, ef_construction: 100 },
+        },
+      },
+    };
+  }
+
+  private async checkMapping(): Promise<void> {
+    const response = await this.client.indices.getMapping({ index: this.index });
+    for (const [name, entry] of Object.entries(response)) {
+      const vector = entry.mappings?.properties?.vector as estypes.MappingDenseVectorProperty | undefined;
+      if (!vector || vector.type !== 'dense_vector') throw new Error(`Elasticsearch index ${name} has no dense_vector field "vector"; use another ELASTICSEARCH_INDEX`);
+      if (vector.dims !== undefined && vector.dims !== this.dimensions) {
+        throw new Error(`Elasticsearch index ${name} stores ${vector.dims}-dimensional vectors but the embedder produces ${this.dimensions}; use another index or re-embed`);
+      }
+    }
+  }
+
+  /** Deletes the whole index (tests, re-embedding). */
+  async deleteIndex(): Promise<void> {
+    await this.call(() => this.client.indices.delete({ index: this.index, ignore_unavailable: true }));
+  }
+
+  async upsert(docs: VectorDoc[]): Promise<void> {
+    if (docs.length === 0) return;
+    const operations: (estypes.BulkOperationContainer | VectorSource)[] = [];
+    for (const d of docs) {
+      if (d.vector.length !== this.dimensions) throw new RangeError(`vector for ${d.id} has ${d.vector.length} dimensions, index expects ${this.dimensions}`);
+      operations.push({ index: { _index: this.index, _id: documentId(d.workspaceId, d.id) } });
+      operations.push({
+        memory_id: d.id,
+        workspace_id: d.workspaceId,
+        agent_id: d.agentId ?? null,
+        user_id: d.userId ?? null,
+        run_id: d.runId ?? null,
+        metadata_terms: [...new Set(d.metadataTerms.map(encodeTerm))],
+        vector: Array.from(d.vector),
+      });
+    }
+    await this.bulk(operations);
+  }
+
+  async remove(workspaceId: string, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.bulk(ids.map((id) => ({ delete: { _index: this.index, _id: documentId(workspaceId, id) } })));
+  }
+
+  async purge(filter: { workspaceId: string; agentId?: string | null; userId?: string | null }): Promise<void> {
+    const clauses: estypes.QueryDslQueryContainer[] = [{ term: { workspace_id: filter.workspaceId } }];
+    if (filter.agentId !== undefined) clauses.push(keywordEquals('agent_id', filter.agentId));
+    if (filter.userId !== undefined) clauses.push(keywordEquals('user_id', filter.userId));
+    await this.call(async () => {
+      // Make every acknowledged write searchable, so delete-by-query sees it.
+      await this.client.indices.refresh({ index: this.index });
+      for (let attempt = 1; ; attempt++) {
+        const response = await this.client.deleteByQuery({
+          index: this.index,
+          query: { bool: { filter: clauses } },
+          conflicts: 'proceed',
+          refresh: true,
+        });
+        if (response.failures?.length) throw new Error(`Elasticsearch purge failed: ${JSON.stringify(response.failures[0])}`);
+        // A document rewritten while the purge ran is skipped as a version conflict: go again.
+        if (!response.version_conflicts || attempt >= 5) {
+          if (response.version_conflicts) throw new Error(`Elasticsearch purge left ${response.version_conflicts} concurrently modified documents`);
+          return;
+        }
+      }
+    });
+  }
+
+  async search(vector: Float32Array, filter: VectorFilter, k: number): Promise<VectorHit[]> {
+    if (k <= 0) return [];
+    const fetch = Math.min(MAX_CANDIDATES, Math.floor(k) + TIE_WINDOW);
+    const clauses: estypes.QueryDslQueryContainer[] = [{ term: { workspace_id: filter.workspaceId } }];
+    if (filter.agentId !== undefined) clauses.push(keywordEquals('agent_id', filter.agentId));
+    if (filter.userId !== undefined) clauses.push({ term: { user_id: filter.userId } });
+    if (filter.runId !== undefined) clauses.push({ term: { run_id: filter.runId } });
+    for (const term of new Set(filter.metadataTerms ?? [])) clauses.push({ term: { metadata_terms: encodeTerm(term) } });
+
+    const response = await this.call(() =>
+      this.client.search<Pick<VectorSource, 'memory_id'>>({
+        index: this.index,
+        knn: {
+          field: 'vector',
+          query_vector: Array.from(vector),
+          k: fetch,
+          num_candidates: Math.min(MAX_CANDIDATES, Math.max(100, fetch * 4)),
+          filter: clauses,
+        },
+        size: fetch,
+        _source: ['memory_id'],
+        track_total_hits: false,
+      }),
+    );
+    const hits: VectorHit[] = response.hits.hits.map((hit) => ({
+      id: hit._source?.memory_id ?? String(hit._id),
+      // cosine similarity is scored as (1 + cos) / 2
+      score: Math.max(-1, Math.min(1, 2 * (hit._score ?? 0) - 1)),
+    }));
+    hits.sort(compareHits);
+    return hits.slice(0, k);
+  }
+
+  async ping(): Promise<void> {
+    let reachable = false;
+    try {
+      reachable = await this.client.ping();
+    } catch (error) {
+      throw new VectorIndexUnavailableError(`Elasticsearch unreachable: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    if (!reachable) throw new VectorIndexUnavailableError('Elasticsearch did not answer the ping');
+    const exists = await this.call(() => this.client.indices.exists({ index: this.index }));
+    if (!exists) throw new VectorIndexUnavailableError(`Elasticsearch index ${this.index} does not exist`);
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsClient) await this.client.close();
+  }
+
+  private async bulk(operations: (estypes.BulkOperationContainer | VectorSource)[]): Promise<void> {
+    const response = await this.call(() => this.client.bulk({ operations, refresh: 'wait_for' }));
+    if (!response.errors) return;
+    // A delete of an absent document is not an error (status 404 without `error`).
+    const failed = response.items.map((item) => Object.values(item)[0]).find((r) => r?.error);
+    if (failed) throw new Error(`Elasticsearch bulk write failed for ${failed._id}: ${failed.error?.type}: ${failed.error?.reason ?? ''}`);
+  }
+
+  /** Connection-level failures surface as VectorIndexUnavailableError (with the cause). */
+  private async call<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      if (isUnavailable(error)) throw new VectorIndexUnavailableError(`Elasticsearch unreachable: ${(error as Error).message}`, { cause: error });
+      throw error;
+    }
+  }
+}
+
+/** Exact keyword match; `null` selects documents without the field (stored as null). */
+function keywordEquals(field: string, value: string | null): estypes.QueryDslQueryContainer {
+  return value === null ? { bool: { must_not: [{ exists: { field } }] } } : { term: { [field]: value } };
+}

@@ -1,0 +1,1 @@
+export { MongoStore, COLLECTIONS, type MongoStoreOptions } from './store.js';

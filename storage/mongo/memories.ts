@@ -1,0 +1,190 @@
+import type { Collection, Document, Filter, IndexDescription } from 'mongodb';
+import type { MemoryFilter, MemoryRecord, MemoryRepository, Page, Paged, ScopeSummary } from '../types.js';
+import { findAndDelete, maybe, pageOf } from './util.js';
+
+/**
+ * One document per memory, `_id` = memory id. `metadata` is kept as JSON text:
+ * it is caller-supplied (keys may contain `.` or start with `$`, which MongoDB
+ * field names handle badly), is never queried here (metadata filtering lives in
+ * the vector index), and JSON text round-trips exactly as in the SQLite store.
+ */
+export interface MemoryDoc {
+  _id: string;
+  workspaceId: string;
+  userId: string | null;
+  agentId: string | null;
+  runId: string | null;
+  content: string;
+  metadata: string;
+  status: MemoryRecord['status'];
+  error: string | null;
+  version: number;
+  seq: number;
+  referenceTime: string | null;
+  createdAt: string;
+  updatedAt: string;
+  deletedAt: string | null;
+}
+
+const toDoc = (m: MemoryRecord): MemoryDoc => ({
+  _id: m.id,
+  workspaceId: m.workspaceId,
+  userId: m.userId ?? null,
+  agentId: m.agentId ?? null,
+  runId: m.runId ?? null,
+  content: m.content,
+  metadata: JSON.stringify(m.metadata ?? {}),
+  status: m.status,
+  error: m.error ?? null,
+  version: m.version,
+  seq: m.seq,
+  referenceTime: m.referenceTime ?? null,
+  createdAt: m.createdAt,
+  updatedAt: m.updatedAt,
+  deletedAt: m.deletedAt ?? null,
+});
+
+const toRecord = (d: MemoryDoc): MemoryRecord => ({
+  id: d._id,
+  workspaceId: d.workspaceId,
+  userId: d.userId ?? null,
+  agentId: d.agentId ?? null,
+  runId: d.runId ?? null,
+  content: d.content,
+  metadata: JSON.parse(d.metadata) as Record<string, unknown>,
+  status: d.status,
+  error: d.error ?? null,
+  version: d.version,
+  seq: d.seq,
+  referenceTime: d.referenceTime ?? null,
+  createdAt: d.createdAt,
+  updatedAt: d.updatedAt,
+  deletedAt: d.deletedAt ?? null,
+});
+
+/** Patchable fields (same names in record and document). */
+const PATCHABLE = ['content', 'status', 'error', 'version', 'seq', 'updatedAt', 'deletedAt'] as const;
+
+function where(filter: MemoryFilter): Filter<MemoryDoc> {
+  const f: Filter<MemoryDoc> = { workspaceId: filter.workspaceId };
+  maybe(f, 'userId', filter.userId);
+  maybe(f, 'agentId', filter.agentId);
+  maybe(f, 'runId', filter.runId);
+  maybe(f, 'status', filter.status);
+  if (!filter.includeForgotten) f.deletedAt = null;
+  return f;
+}
+
+export const memoryIndexes: IndexDescription[] = [
+  { key: { workspaceId: 1, createdAt: -1, _id: -1 }, name: 'ws_created' },
+  { key: { workspaceId: 1, userId: 1, createdAt: -1 }, name: 'ws_user_created' },
+  { key: { workspaceId: 1, agentId: 1, userId: 1 }, name: 'ws_agent_user' },
+];
+
+export class MongoMemoryRepository implements MemoryRepository {
+  constructor(private readonly col: Collection<MemoryDoc>) {}
+
+  async insert(memory: MemoryRecord): Promise<void> {
+    await this.col.insertOne(toDoc(memory));
+  }
+
+  async get(workspaceId: string, id: string): Promise<MemoryRecord | null> {
+    const doc = await this.col.findOne({ _id: id, workspaceId });
+    return doc ? toRecord(doc) : null;
+  }
+
+  async getMany(workspaceId: string, ids: string[]): Promise<MemoryRecord[]> {
+    if (ids.length === 0) return [];
+    const docs = await this.col.find({ workspaceId, _id: { $in: ids } }).toArray();
+    return docs.map(toRecord);
+  }
+
+  async list(filter: MemoryFilter, page: Page): Promise<Paged<MemoryRecord>> {
+    const f = where(filter);
+    const window = pageOf(page);
+    const [docs, total] = await Promise.all([
+      window
+        ? this.col.find(f).sort({ createdAt: -1, _id: -1 }).skip(window.skip).limit(window.limit).toArray()
+        : Promise.resolve([] as MemoryDoc[]),
+      this.col.countDocuments(f),
+    ]);
+    return { items: docs.map(toRecord), total };
+  }
+
+  async count(filter: MemoryFilter): Promise<number> {
+    return this.col.countDocuments(where(filter));
+  }
+
+  async update(
+    workspaceId: string,
+    id: string,
+    patch: Partial<Pick<MemoryRecord, 'content' | 'status' | 'error' | 'version' | 'seq' | 'updatedAt' | 'deletedAt'>>,
+    expectVersion?: number,
+  ): Promise<MemoryRecord | null> {
+    const set: Document = {};
+    for (const key of PATCHABLE) {
+      const value = patch[key];
+      if (value !== undefined) set[key] = value;
+    }
+    if (Object.keys(set).length === 0) return this.get(workspaceId, id);
+    const f: Filter<MemoryDoc> = { _id: id, workspaceId, deletedAt: null };
+    if (expectVersion !== undefined) f.version = expectVersion;
+    const doc = await this.col.findOneAndUpdate(f, { $set: set }, { returnDocument: 'after' });
+    return doc ? toRecord(doc) : null;
+  }
+
+  async forget(workspaceId: string, id: string, at: string): Promise<MemoryRecord | null> {
+    const doc = await this.col.findOneAndUpdate(
+      { _id: id, workspaceId, deletedAt: null },
+      { $set: { content: '', metadata: '{}', deletedAt: at, status: 'ready', error: null } },
+      { returnDocument: 'after' },
+    );
+    return doc ? toRecord(doc) : null;
+  }
+
+  async purge(filter: MemoryFilter): Promise<{ id: string; active: boolean; version: number }[]> {
+    const removed = await findAndDelete(this.col, where({ ...filter, includeForgotten: true }), { _id: 1, deletedAt: 1, version: 1 });
+    return removed.map((d) => ({ id: d._id, active: d.deletedAt === null || d.deletedAt === undefined, version: d.version }));
+  }
+
+  async summarizeByUser(workspaceId: string, agentId: string | null | undefined, page: Page): Promise<Paged<ScopeSummary>> {
+    const match: Document = { workspaceId, deletedAt: null, userId: { $ne: null } };
+    if (agentId !== undefined) match.agentId = agentId;
+    const window = pageOf(page);
+    const [result] = await this.col
+      .aggregate<{ items: ScopeSummary[]; total: { n: number }[] }>([
+        { $match: match },
+        { $group: { _id: '$userId', memories: { $sum: 1 }, lastActive: { $max: '$updatedAt' } } },
+        {
+          $facet: {
+            items: window
+              ? [
+                  { $sort: { lastActive: -1, _id: 1 } },
+                  { $skip: window.skip },
+                  { $limit: window.limit },
+                  { $project: { _id: 0, key: '$_id', memories: 1, lastActive: 1 } },
+                ]
+              : [{ $match: { _id: { $exists: false } } }],
+            total: [{ $count: 'n' }],
+          },
+        },
+      ], { allowDiskUse: true })
+      .toArray();
+    return { items: (result?.items ?? []).map(summary), total: result?.total[0]?.n ?? 0 };
+  }
+
+  async summarizeByAgent(workspaceId: string, agentIds: string[]): Promise<ScopeSummary[]> {
+    if (agentIds.length === 0) return [];
+    const rows = await this.col
+      .aggregate<ScopeSummary>([
+        { $match: { workspaceId, deletedAt: null, agentId: { $in: agentIds } } },
+        { $group: { _id: '$agentId', memories: { $sum: 1 }, lastActive: { $max: '$updatedAt' } } },
+        { $project: { _id: 0, key: '$_id', memories: 1, lastActive: 1 } },
+      ])
+      .toArray();
+    return rows.map(summary);
+  }
+}
+
+/** Plain objects with exactly the interface's fields (numbers as JS numbers). */
+const summary = (r: ScopeSummary): ScopeSummary => ({ key: r.key, memories: Number(r.memories), lastActive: r.lastActive });

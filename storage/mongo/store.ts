@@ -1,0 +1,167 @@
+import { MongoClient, type Collection, type Db, type Document, type IndexDescription, type MongoClientOptions } from 'mongodb';
+import type { Store } from '../types.js';
+import { MongoEntityRepository, entityIndexes, type EntityDoc } from './entities.js';
+import { MongoFactRepository, factIndexes, type FactDoc } from './facts.js';
+import { MongoMemoryRepository, memoryIndexes, type MemoryDoc } from './memories.js';
+import {
+  MongoAgentRepository,
+  MongoApiKeyRepository,
+  MongoAuditRepository,
+  MongoBatchRepository,
+  MongoHistoryRepository,
+  MongoLockRepository,
+  MongoSequenceRepository,
+  MongoSettings,
+  MongoWorkspaceRepository,
+  agentIndexes,
+  apiKeyIndexes,
+  auditIndexes,
+  batchIndexes,
+  historyIndexes,
+  lockIndexes,
+  workspaceIndexes,
+  type AgentDoc,
+  type AgentSlotsDoc,
+  type ApiKeyDoc,
+  type AuditDoc,
+  type BatchDoc,
+  type CounterDoc,
+  type HistoryDoc,
+  type LockDoc,
+  type SettingDoc,
+  type WorkspaceDoc,
+} from './records.js';
+
+export interface MongoStoreOptions {
+  /** Prefix for every collection name, to share one database between deployments. Default none. */
+  collectionPrefix?: string;
+  /** Extra MongoClient options for `open` (timeouts, TLS, pool size…). */
+  clientOptions?: MongoClientOptions;
+}
+
+/** Collection names (before the prefix). */
+export const COLLECTIONS = {
+  workspaces: 'workspaces',
+  keys: 'api_keys',
+  agents: 'agents',
+  agentSlots: 'agent_slots',
+  memories: 'memories',
+  facts: 'facts',
+  entities: 'entities',
+  history: 'history',
+  counters: 'counters',
+  audit: 'audit',
+  batches: 'batches',
+  locks: 'locks',
+  sequences: 'sequences',
+  settings: 'settings',
+} as const;
+
+/**
+ * The `Store` on MongoDB (4.4+; 5.0+ recommended for its majority write concern
+ * default). One collection per repository, no multi-document transactions, so a
+ * standalone server works as well as a replica set. See storage/README.md.
+ */
+export class MongoStore implements Store {
+  readonly kind = 'mongodb' as const;
+  readonly workspaces: MongoWorkspaceRepository;
+  readonly keys: MongoApiKeyRepository;
+  readonly agents: MongoAgentRepository;
+  readonly memories: MongoMemoryRepository;
+  readonly facts: MongoFactRepository;
+  readonly entities: MongoEntityRepository;
+  readonly history: MongoHistoryRepository;
+  readonly audit: MongoAuditRepository;
+  readonly batches: MongoBatchRepository;
+  readonly locks: MongoLockRepository;
+  readonly sequences: MongoSequenceRepository;
+  readonly settings: MongoSettings;
+
+  private readonly indexPlan: [Collection<any>, IndexDescription[]][];
+
+  /**
+   * Wraps an existing database handle; `close()` closes `client` only when
+   * `ownsClient` is true. Call `ensureIndexes()` (or use `MongoStore.open`) before use.
+   */
+  constructor(
+    readonly db: Db,
+    private readonly client: MongoClient | null = null,
+    private readonly ownsClient = false,
+    options: Pick<MongoStoreOptions, 'collectionPrefix'> = {},
+  ) {
+    const prefix = options.collectionPrefix ?? '';
+    // ignoreUndefined: a stray `undefined` must never be written (or matched) as null.
+    const col = <T extends Document>(name: string) => db.collection<T>(`${prefix}${name}`, { ignoreUndefined: true });
+
+    const workspaces = col<WorkspaceDoc>(COLLECTIONS.workspaces);
+    const keys = col<ApiKeyDoc>(COLLECTIONS.keys);
+    const agents = col<AgentDoc>(COLLECTIONS.agents);
+    const agentSlots = col<AgentSlotsDoc>(COLLECTIONS.agentSlots);
+    const memories = col<MemoryDoc>(COLLECTIONS.memories);
+    const facts = col<FactDoc>(COLLECTIONS.facts);
+    const entities = col<EntityDoc>(COLLECTIONS.entities);
+    const history = col<HistoryDoc>(COLLECTIONS.history);
+    const counters = col<CounterDoc>(COLLECTIONS.counters);
+    const audit = col<AuditDoc>(COLLECTIONS.audit);
+    const batches = col<BatchDoc>(COLLECTIONS.batches);
+    const locks = col<LockDoc>(COLLECTIONS.locks);
+    const sequences = col<CounterDoc>(COLLECTIONS.sequences);
+    const settings = col<SettingDoc>(COLLECTIONS.settings);
+
+    this.workspaces = new MongoWorkspaceRepository(workspaces);
+    this.keys = new MongoApiKeyRepository(keys);
+    this.agents = new MongoAgentRepository(agents, agentSlots);
+    this.memories = new MongoMemoryRepository(memories);
+    this.facts = new MongoFactRepository(facts);
+    this.entities = new MongoEntityRepository(entities);
+    this.history = new MongoHistoryRepository(history, counters);
+    this.audit = new MongoAuditRepository(audit);
+    this.batches = new MongoBatchRepository(batches);
+    this.locks = new MongoLockRepository(locks);
+    this.sequences = new MongoSequenceRepository(sequences);
+    this.settings = new MongoSettings(settings);
+
+    this.indexPlan = [
+      [workspaces, workspaceIndexes],
+      [keys, apiKeyIndexes],
+      [agents, agentIndexes],
+      [memories, memoryIndexes],
+      [facts, factIndexes],
+      [entities, entityIndexes],
+      [history, historyIndexes],
+      [audit, auditIndexes],
+      [batches, batchIndexes],
+      [locks, lockIndexes],
+    ];
+  }
+
+  /**
+   * Connects, creates the indexes (idempotent: createIndexes with the same names and
+   * specs is a no-op) and returns the store. `close()` closes the connection.
+   */
+  static async open(url: string, dbName: string, options: MongoStoreOptions = {}): Promise<MongoStore> {
+    const client = new MongoClient(url, { ignoreUndefined: true, ...options.clientOptions });
+    try {
+      await client.connect();
+      const store = new MongoStore(client.db(dbName, { ignoreUndefined: true }), client, true, options);
+      await store.ensureIndexes();
+      return store;
+    } catch (error) {
+      await client.close();
+      throw error;
+    }
+  }
+
+  /** Creates every index the repositories' queries need (and the unique ones they rely on). */
+  async ensureIndexes(): Promise<void> {
+    await Promise.all(this.indexPlan.map(([collection, indexes]) => (indexes.length ? collection.createIndexes(indexes) : null)));
+  }
+
+  async ping(): Promise<void> {
+    await this.db.command({ ping: 1 });
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsClient && this.client) await this.client.close();
+  }
+}
