@@ -1,5 +1,7 @@
 import { join } from 'node:path';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
+import { MongoStore } from '../storage/mongo/store.js';
+import { ElasticsearchVectorIndex } from '../storage/elasticsearch/index.js';
 import { createLogger, type Logger } from './logger.js';
 import { UsageLimits } from './limits.js';
 import { connectRedis, type Services } from './services.js';
@@ -8,7 +10,7 @@ import { EmbeddedVectorIndex } from '../storage/vector/embedded.js';
 import type { Store } from '../storage/types.js';
 import type { VectorIndex } from '../storage/vector/types.js';
 import type { FactRules, PipelineDeps } from '../pipeline/write/stages.js';
-import type { PredicateFamily } from '../pipeline/types.js';
+import type { Embedder, PredicateFamily } from '../pipeline/types.js';
 import { createEmbedder } from '../pipeline/embedding/index.js';
 import { createEntityExtractor, createFactExtractor } from '../pipeline/extraction/index.js';
 import { createContradictionJudge } from '../pipeline/contradiction/index.js';
@@ -38,26 +40,35 @@ export interface ServiceOptions {
   runWorkers?: boolean;
 }
 
-export interface Storage {
-  store: Store;
-  vectors: VectorIndex;
-  /** The embedded database, when the embedded store is in use. */
-  sqlite: SqliteStore;
+/** The store the configuration names: MongoDB when MONGODB_URL is set, else the embedded SQLite store. */
+export async function openStore(config: Config): Promise<Store> {
+  if (config.MONGODB_URL) return MongoStore.open(config.MONGODB_URL, config.MONGODB_DB);
+  return SqliteStore.open(config.DATA_DIR);
 }
 
-/** Opens the store and vector index the configuration names (shared by the server, workers and admin CLI). */
-export async function openStorage(config: Config): Promise<Storage> {
-  const sqlite = SqliteStore.open(config.DATA_DIR);
-  return { store: sqlite, vectors: new EmbeddedVectorIndex(sqlite.db), sqlite };
+/** Elasticsearch when ELASTICSEARCH_URL is set, else exact cosine over the embedded store. */
+export async function openVectorIndex(config: Config, store: Store, dimensions: number): Promise<VectorIndex> {
+  if (config.ELASTICSEARCH_URL) {
+    return ElasticsearchVectorIndex.open(config.ELASTICSEARCH_URL, { dimensions, index: config.ELASTICSEARCH_INDEX });
+  }
+  if (!(store instanceof SqliteStore)) throw new ConfigError('ELASTICSEARCH_URL: required with MONGODB_URL');
+  return new EmbeddedVectorIndex(store.db);
+}
+
+/** Store, embedder and vector index together (the admin CLI's re-embed needs all three). */
+export async function openStorage(config: Config): Promise<{ store: Store; vectors: VectorIndex; embedder: Embedder }> {
+  const store = await openStore(config);
+  const embedder = await createEmbedder(config);
+  return { store, embedder, vectors: await openVectorIndex(config, store, embedder.dimensions) };
 }
 
 /** Builds every backend the configuration names; the composition root shared by the API and worker entry points. */
 export async function createServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
-  const { store, vectors, sqlite } = await openStorage(config);
+  const { store, vectors, embedder } = await openStorage(config);
+  const sqlite = store instanceof SqliteStore ? store : null;
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL) : null;
-
-  const embedder = await createEmbedder(config);
+  if (!redis && !sqlite) throw new ConfigError('REDIS_URL: required with MONGODB_URL (queues, rate limits and quotas live in Redis)');
   await checkEmbedderMatchesStore(store, embedder);
   const pipeline: PipelineDeps = {
     store,
@@ -75,11 +86,11 @@ export async function createServices(config: Config, options: ServiceOptions = {
         concurrency: parseStageConcurrency(config.STAGE_CONCURRENCY),
         lockDurationMs: config.JOB_LOCK_MS,
       })
-    : new EmbeddedQueue(sqlite.db, pipeline, outcomes, logger.child({ component: 'runner' }), {
+    : new EmbeddedQueue(sqlite!.db, pipeline, outcomes, logger.child({ component: 'runner' }), {
         concurrency: 2,
         attempts: config.JOB_ATTEMPTS,
       });
-  const limits = new UsageLimits(redis ? { kind: 'redis', client: redis } : { kind: 'sqlite', db: sqlite.db }, config.RATE_LIMIT_PER_SECOND);
+  const limits = new UsageLimits(redis ? { kind: 'redis', client: redis } : { kind: 'sqlite', db: sqlite!.db }, config.RATE_LIMIT_PER_SECOND);
 
   const services: Services = {
     config,

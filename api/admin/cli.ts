@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { ConfigError, loadConfig } from '../../core/config.js';
 import { createKey } from '../../core/commands/keys.js';
 import { PLAN_NAMES } from '../../core/plans.js';
-import { openStorage } from '../../core/bootstrap.js';
+import { openStorage, openStore } from '../../core/bootstrap.js';
 import type { Config } from '../../core/config.js';
 import { reembedAll } from '../../core/commands/reembed.js';
-import { createEmbedder, ensureGloveCache } from '../../pipeline/embedding/index.js';
+import { ensureGloveCache } from '../../pipeline/embedding/index.js';
 import { ALL_SCOPES, type Scope } from '../../storage/types.js';
 
 const usage = `Usage:
@@ -39,7 +39,7 @@ async function run(argv: string[]): Promise<unknown> {
   }
   if (group === 'reembed') return reembed(config);
   if (group !== 'keys' || !action) throw new UsageError(usage);
-  const { store } = await openStorage(config);
+  const store = await openStore(config);
   try {
     if (action === 'create') {
       const { values } = parseArgs({
@@ -84,9 +84,8 @@ async function run(argv: string[]): Promise<unknown> {
 
 /** Progress goes to stderr, one JSON line per page; the result to stdout. */
 async function reembed(config: Config) {
-  const { store, vectors } = await openStorage(config);
+  const { store, vectors, embedder } = await openStorage(config);
   try {
-    const embedder = await createEmbedder(config);
     return await reembedAll(store, vectors, embedder, (p) =>
       process.stderr.write(`${JSON.stringify({ reembedded: p.done, total: p.total })}\n`),
     );

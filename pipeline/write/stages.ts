@@ -238,8 +238,10 @@ export async function placeFact(deps: Pick<PipelineDeps, 'store' | 'rules' | 'ju
     const confirmed = await store.facts.confirm(ws, decision.factId, p.token, source, p.at);
     if (confirmed) return { kind: 'confirmed', fact: confirmed };
   }
+  // A superseded fact ends where the new one starts, or where a past statement says it ended.
+  const endsAt = p.fact.validTo ?? p.fact.validFrom;
   if (decision.kind === 'retract') {
-    await invalidateFacts(store, ws, decision.invalidate, p.fact.validFrom, p.factId);
+    await invalidateFacts(store, ws, decision.invalidate, endsAt, p.factId);
     return { kind: 'retracted', invalidated: decision.invalidate };
   }
 
@@ -275,7 +277,7 @@ export async function placeFact(deps: Pick<PipelineDeps, 'store' | 'rules' | 'ju
   };
   // Insert first, then invalidate: a crash in between leaves the old fact live, and the retry completes it.
   await store.facts.insert(record);
-  await invalidateFacts(store, ws, invalidate, p.fact.validFrom, p.factId);
+  await invalidateFacts(store, ws, invalidate, endsAt, p.factId);
   return { kind: 'inserted', fact: record, invalidated: invalidate };
 }
 

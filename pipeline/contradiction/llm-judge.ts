@@ -1,0 +1,97 @@
+import type OpenAI from 'openai';
+import { z } from 'zod';
+import type { CandidateFact, ContradictionDecision, ContradictionJudge, IncomingFact } from '../types.js';
+import { LlmOutputError, completeJson } from '../extraction/openai-client.js';
+import { isSingleValued, oppositeOf } from '../extraction/taxonomy.js';
+
+/**
+ * Stage 2 through an OpenAI-compatible chat model. Cases with nothing to judge
+ * (no candidates) are decided locally without a request. The reply is validated:
+ * unknown fact ids, a confirm without factId or an insert_closed without a valid
+ * closedAt throw LlmOutputError.
+ */
+
+const replySchema = z.object({
+  decision: z.enum(['confirm', 'insert', 'insert_closed', 'retract']),
+  factId: z.string().nullable(),
+  invalidate: z.array(z.string()),
+  closedAt: z.string().nullable(),
+  reason: z.string(),
+});
+
+export function judgeJsonSchema(): Record<string, unknown> {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['decision', 'factId', 'invalidate', 'closedAt', 'reason'],
+    properties: {
+      decision: { type: 'string', enum: ['confirm', 'insert', 'insert_closed', 'retract'] },
+      factId: { type: ['string', 'null'], description: 'for confirm: the id of the live fact that the new fact restates' },
+      invalidate: { type: 'array', items: { type: 'string' }, description: 'ids of live facts the new fact ends (insert, retract)' },
+      closedAt: { type: ['string', 'null'], description: 'for insert_closed: ISO time at which the new, older fact stopped being true' },
+      reason: { type: 'string' },
+    },
+  };
+}
+
+export const JUDGE_SYSTEM_PROMPT = [
+  'You maintain a store of facts about a user that change over time. Decide what to do with a new fact given the live facts with the same subject and the same or opposite predicate. Reply with JSON only.',
+  '- confirm (factId): the new fact restates a live fact (same predicate, same object up to case, articles and spelling).',
+  '- insert (invalidate): store the new fact; list live facts it contradicts. Single-valued predicates (e.g. lives_in, works_at) allow one value: a different object contradicts. Multi-valued predicates (likes, owns) are contradicted only by the opposite predicate with the same object.',
+  '- insert_closed (closedAt): the new fact contradicts a live fact whose validFrom is later, so it is already history; closedAt = that later validFrom.',
+  '- retract (invalidate): the new fact is a denial (negated=true); list the live facts it denies; nothing new is stored.',
+  '- A past-tense fact never invalidates a different live value; store it closed (insert_closed at its validTo or validFrom) or, if it ends a live copy of the same value, retract that copy.',
+].join('\n');
+
+export interface LlmContradictionJudgeOptions {
+  client: OpenAI;
+  model: string;
+}
+
+export class LlmContradictionJudge implements ContradictionJudge {
+  constructor(private readonly options: LlmContradictionJudgeOptions) {}
+
+  async decide(incoming: IncomingFact, candidates: CandidateFact[]): Promise<ContradictionDecision> {
+    if (candidates.length === 0) {
+      if (incoming.negated) return { kind: 'retract', invalidate: [] };
+      if (incoming.tense === 'past') return { kind: 'insert_closed', closedAt: incoming.validTo ?? incoming.validFrom };
+      return { kind: 'insert', invalidate: [] };
+    }
+    const payload = {
+      incoming: { ...incoming, validFrom: incoming.validFrom.toISOString(), validTo: incoming.validTo?.toISOString() ?? null, singleValued: isSingleValued(incoming.predicate), opposite: oppositeOf(incoming.predicate) ?? null },
+      live: candidates.map((c) => ({ ...c, validFrom: c.validFrom.toISOString() })),
+    };
+    const reply = await completeJson(this.options.client, {
+      model: this.options.model,
+      system: JUDGE_SYSTEM_PROMPT,
+      user: JSON.stringify(payload),
+      schemaName: 'contradiction_decision',
+      schema: judgeJsonSchema(),
+    });
+    return toDecision(reply, candidates);
+  }
+}
+
+/** Validates a model reply against the candidates (exported for tests). */
+export function toDecision(reply: unknown, candidates: CandidateFact[]): ContradictionDecision {
+  const parsed = replySchema.safeParse(reply);
+  if (!parsed.success) throw new LlmOutputError(`model output does not match the decision schema: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  const d = parsed.data;
+  const known = new Set(candidates.map((c) => c.id));
+  const unknown = [...d.invalidate, ...(d.decision === 'confirm' && d.factId ? [d.factId] : [])].filter((id) => !known.has(id));
+  if (unknown.length > 0) throw new LlmOutputError(`model referenced unknown fact ids: ${unknown.join(', ')}`);
+  switch (d.decision) {
+    case 'confirm':
+      if (!d.factId) throw new LlmOutputError('confirm without factId');
+      return { kind: 'confirm', factId: d.factId };
+    case 'insert':
+      return { kind: 'insert', invalidate: d.invalidate };
+    case 'retract':
+      return { kind: 'retract', invalidate: d.invalidate };
+    case 'insert_closed': {
+      const closedAt = d.closedAt ? new Date(d.closedAt) : null;
+      if (!closedAt || Number.isNaN(closedAt.getTime())) throw new LlmOutputError(`insert_closed without a valid closedAt: ${d.closedAt}`);
+      return { kind: 'insert_closed', closedAt };
+    }
+  }
+}

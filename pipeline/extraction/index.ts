@@ -1,0 +1,28 @@
+import type { Config } from '../../core/config.js';
+import type { EntityExtractor, FactExtractor } from '../types.js';
+import { LlmFactExtractor } from './llm-extractor.js';
+import { createOpenAIClient } from './openai-client.js';
+import { RuleEntityExtractor } from './rules/entity-extractor.js';
+import { RuleFactExtractor } from './rules/fact-extractor.js';
+
+export type ExtractionConfig = Pick<Config, 'EXTRACTOR' | 'OPENAI_BASE_URL' | 'OPENAI_API_KEY' | 'EXTRACTION_MODEL'>;
+
+/** EXTRACTOR=rules (default): offline and deterministic. EXTRACTOR=openai: chat model with a JSON schema. */
+export function createFactExtractor(config: ExtractionConfig): FactExtractor {
+  if (config.EXTRACTOR === 'openai') {
+    return new LlmFactExtractor({ client: createOpenAIClient(config), model: config.EXTRACTION_MODEL });
+  }
+  return new RuleFactExtractor();
+}
+
+/** Entities always come from the rule extractor (compromise): cheap, offline, and good enough for aliases. */
+export function createEntityExtractor(_config: ExtractionConfig): EntityExtractor {
+  return new RuleEntityExtractor();
+}
+
+export { RuleFactExtractor, extractFactsWithRules } from './rules/fact-extractor.js';
+export { RuleEntityExtractor, extractEntitiesWithRules } from './rules/entity-extractor.js';
+export { LlmFactExtractor } from './llm-extractor.js';
+export { LlmOutputError } from './openai-client.js';
+export * from './taxonomy.js';
+export { normalizeObject, objectsEqual, subjectKey } from './normalize.js';

@@ -1,0 +1,102 @@
+import nlp from 'compromise';
+import type { ExtractedFact, ExtractionInput, FactExtractor, SubjectType } from '../../types.js';
+import { normalizeObject, subjectKey } from '../normalize.js';
+import { analyzeClause, startsWithTaxonomyVerb, startsWithVerbPhrase } from './clause.js';
+import { readVerb } from './inflection.js';
+import { expandContractions } from './contractions.js';
+import { toExtractedFact } from './draft.js';
+import { QUESTION_STARTERS, setPersonNameCheck } from './lexicon.js';
+import { stripMarkdown } from './markdown.js';
+import { splitClauses, splitSentences } from './sentences.js';
+import { leadingName, type SubjectRef } from './subjects.js';
+import { userText } from './transcript.js';
+
+/** Content beyond this many characters is ignored (the API caps content at 16,000). */
+export const MAX_CONTENT_CHARS = 16_000;
+
+const REQUEST_EXCEPTIONS = /^(?:call me\b|please (?:remember|note|keep in mind)\b|have (?:a|an|two|three) (?:dog|cat|\w+ allergy)\b|do not eat\b)/i;
+
+/** Questions and requests to the assistant state no facts about the user. */
+export function isQuestionOrRequest(sentence: string): boolean {
+  const s = sentence.trim();
+  if (/\?\s*["')\]]*$/.test(s)) return true;
+  if (REQUEST_EXCEPTIONS.test(s)) return false;
+  const first = /^[^\p{L}]*([\p{L}']+)/u.exec(s)?.[1]?.toLowerCase();
+  return first !== undefined && QUESTION_STARTERS.has(first);
+}
+
+const nameTypes = new Map<string, SubjectType>();
+
+/** Entity type of a capitalised subject, by compromise; people by default. */
+function typeOfName(name: string, clause: string): SubjectType {
+  const cached = nameTypes.get(name);
+  if (cached) return cached;
+  const doc = nlp(clause).match(name);
+  let type: SubjectType = 'person';
+  if (doc.has('#Organization')) type = 'organization';
+  else if (doc.has('#Place')) type = 'place';
+  if (nameTypes.size > 2000) nameTypes.clear();
+  nameTypes.set(name, type);
+  return type;
+}
+
+const firstNames = new Map<string, boolean>();
+setPersonNameCheck((name) => {
+  let known = firstNames.get(name);
+  if (known === undefined) {
+    known = name.split(/\s+/).length <= 2 && nlp(name).has('#FirstName');
+    if (firstNames.size > 2000) firstNames.clear();
+    firstNames.set(name, known);
+  }
+  return known;
+});
+
+const startsWithNameAndVerb = (text: string) => leadingName(text, startsWithVerbPhrase) !== undefined;
+const containsVerb = (text: string) =>
+  text.split(/\s+/).some((word) => /^(?:am|is|are|was|were|have|has|had|do|does|did|will|would|can)$/i.test(word) || (/^[a-z]/.test(word) && readVerb(word.replace(/[^a-z]/g, '')).some((r) => r.form !== 'gerund')));
+
+/**
+ * Rule-based extraction, synchronous. Deterministic: the output depends only
+ * on `content` and `referenceTime`.
+ */
+export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
+  const content = input.content.length > MAX_CONTENT_CHARS ? input.content.slice(0, MAX_CONTENT_CHARS) : input.content;
+  if (content.trim().length < 4) return [];
+  const facts: ExtractedFact[] = [];
+  const seen = new Set<string>();
+  let lastPerson: SubjectRef | undefined;
+
+  for (const block of userText(content)) {
+    const plain = expandContractions(stripMarkdown(block));
+    for (const sentence of splitSentences(plain)) {
+      if (isQuestionOrRequest(sentence)) continue;
+      const clauses = splitClauses(sentence.replace(/[.!…]+$/, ''), startsWithTaxonomyVerb, startsWithNameAndVerb, containsVerb);
+      let previousSubjects: SubjectRef[] | undefined;
+      clauses.forEach((clause, index) => {
+        const analysis = analyzeClause(clause.text, {
+          referenceTime: input.referenceTime,
+          inherited: clause.inheritsSubject ? previousSubjects : undefined,
+          lastPerson,
+          sentenceInitial: index === 0,
+          typeOfName,
+        });
+        if (analysis.subjects) previousSubjects = analysis.subjects;
+        lastPerson = analysis.lastPerson;
+        for (const draft of analysis.drafts) {
+          const fact = toExtractedFact(draft);
+          const key = `${subjectKey(fact.subject)}|${fact.predicate}|${normalizeObject(fact.object)}|${fact.negated}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          facts.push(fact);
+        }
+      });
+    }
+  }
+  return facts;
+}
+
+export class RuleFactExtractor implements FactExtractor {
+  async extractFacts(input: ExtractionInput): Promise<ExtractedFact[]> {
+    return extractFactsWithRules(input);
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Sentence and clause segmentation for short chat text.
+ */
+
+const ABBREVIATIONS = /\b(?:mr|mrs|ms|dr|prof|st|jr|sr|vs|etc|inc|ltd|co|corp|mt|ft|no|approx|dept|univ|e\.g|i\.e|u\.s|u\.k|a\.m|p\.m)\.$/i;
+
+/** Splits text into sentences at line breaks and at ., ! and ? (keeping the terminator). */
+export function splitSentences(text: string): string[] {
+  const sentences: string[] = [];
+  for (const line of text.split(/\r?\n+/)) {
+    let start = 0;
+    const re = /([.!?]+|…)(?=\s+|$)|\s+[-–—]\s+(?=[A-Z])/g;
+    let match: RegExpExecArray | null;
+    while ((match = re.exec(line))) {
+      const endIndex = match.index + match[0].length;
+      const candidate = line.slice(start, endIndex);
+      if (match[0].startsWith('.') && (ABBREVIATIONS.test(candidate.trim()) || /\b[A-Z]\.$/.test(candidate.trim()))) continue;
+      if (candidate.trim()) sentences.push(candidate.trim());
+      start = endIndex;
+    }
+    const tail = line.slice(start).trim();
+    if (tail) sentences.push(tail);
+  }
+  return sentences;
+}
+
+/** A clause and whether its subject was left out ("... and work at Siemens"). */
+export interface Clause {
+  text: string;
+  inheritsSubject: boolean;
+}
+
+const SUBJECT_START = /^(?:i|we|he|she|they|my|our|his|her|their|it|there|this|that|me)\b/i;
+const CONJUNCTION = /(?:,|;)?\s+(?:and then|and now|but now|but|and|because|cause|cuz|since|although|though|while|whereas|so|plus|yet|as|then|when|where|after|before|until)\s+|\s*;\s*|,\s+|\s+[-–—]\s+|:\s+/gi;
+
+/**
+ * Splits a sentence at conjunctions that start a new clause: one with its own
+ * subject ("..., and I work at X") or one that continues the same subject with
+ * a verb the caller recognises ("... and work at X").
+ */
+export function splitClauses(
+  sentence: string,
+  startsWithVerb: (text: string) => boolean,
+  startsWithName: (text: string) => boolean,
+  containsVerb: (text: string) => boolean,
+): Clause[] {
+  const clauses: Clause[] = [];
+  let start = 0;
+  let inherits = false;
+  CONJUNCTION.lastIndex = 0;
+  let match: RegExpExecArray | null;
+  while ((match = CONJUNCTION.exec(sentence))) {
+    // Only the start of what follows matters; a bounded slice keeps long inputs linear.
+    const after = sentence.slice(match.index + match[0].length, match.index + match[0].length + 120);
+    const connector = match[0].trim().replace(/^[,;]\s*/, '').toLowerCase();
+    const isBareComma = connector === '' || connector === ',';
+    const afterAdverb = after.replace(/^(?:now|then|currently|today|these days|since then|so|but|and|actually),?\s+/i, '');
+    const newSubject = SUBJECT_START.test(afterAdverb) || startsWithName(afterAdverb);
+    const continuation = !isBareComma && /^(?:and|but|and then|and now|but now|plus|then|yet)$/.test(connector) && startsWithVerb(after);
+    if (!newSubject && !continuation) continue;
+    const piece = sentence.slice(start, match.index).trim();
+    // "Julia and I got married", "Me and my husband live ...": a compound subject, not two clauses.
+    // "Tom, my brother, lives ...": an appositive, not a clause.
+    if ((connector === 'and' || isBareComma) && piece.length <= 60 && piece.split(/\s+/).length <= 4 && !containsVerb(piece) && !/^(?:hi|hello|hey|well|ok|okay|so|yes|yeah|no|oh|btw|also|actually|honestly|anyway)$/i.test(piece)) continue;
+    if (piece) clauses.push({ text: piece, inheritsSubject: inherits });
+    start = match.index + match[0].length;
+    inherits = !newSubject && continuation;
+  }
+  const tail = sentence.slice(start).trim();
+  if (tail) clauses.push({ text: tail, inheritsSubject: inherits });
+  return clauses;
+}

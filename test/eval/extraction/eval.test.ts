@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { RuleContradictionJudge } from '../../../pipeline/contradiction/rule-judge.js';
+import { RuleFactExtractor, extractFactsWithRules } from '../../../pipeline/extraction/rules/fact-extractor.js';
+import { PREDICATE_FAMILIES } from '../../../pipeline/types.js';
+import { familyOf } from '../../../pipeline/extraction/taxonomy.js';
+import { holdoutStatements } from './holdout.js';
+import { labelledStatements } from './labelled.js';
+import { evaluateExtractor } from './metrics.js';
+import { scenarios } from './scenarios.js';
+import { runScenarios } from './simulate.js';
+
+describe('labelled extraction set', () => {
+  it('has at least 200 statements covering all 9 families and fact-free content', () => {
+    expect(labelledStatements.length).toBeGreaterThanOrEqual(200);
+    const families = new Set(labelledStatements.flatMap((s) => s.facts.map((f) => familyOf(f.predicate))));
+    expect([...families].sort()).toEqual([...PREDICATE_FAMILIES].sort());
+    expect(labelledStatements.filter((s) => s.facts.length === 0).length).toBeGreaterThanOrEqual(30);
+  });
+
+  it('meets the precision and recall floors overall and per family', async () => {
+    const report = await evaluateExtractor(labelledStatements, extractFactsWithRules);
+    expect(report.overall.precision, JSON.stringify(report.spurious)).toBeGreaterThanOrEqual(0.9);
+    expect(report.overall.recall, JSON.stringify(report.missed)).toBeGreaterThanOrEqual(0.75);
+    for (const family of PREDICATE_FAMILIES) {
+      expect(report.perFamily[family].precision, family).toBeGreaterThanOrEqual(0.9);
+      expect(report.perFamily[family].recall, family).toBeGreaterThanOrEqual(0.75);
+    }
+    expect(report.noFact.correct).toBe(report.noFact.total);
+    expect(report.attributes.tense.correct / report.attributes.tense.total).toBeGreaterThanOrEqual(0.9);
+    expect(report.attributes.validFrom.correct / report.attributes.validFrom.total).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('generalises to the holdout set (written before tuning; lower floors)', async () => {
+    const report = await evaluateExtractor(holdoutStatements, extractFactsWithRules);
+    expect(report.overall.precision, JSON.stringify(report.spurious)).toBeGreaterThanOrEqual(0.9);
+    expect(report.overall.recall, JSON.stringify(report.missed)).toBeGreaterThanOrEqual(0.75);
+  });
+});
+
+describe('contradiction scenarios', () => {
+  it('has at least 40 scenarios', () => {
+    expect(scenarios.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it('gets every scenario right with the rule extractor and rule judge', async () => {
+    const run = await runScenarios(scenarios, { extractor: new RuleFactExtractor(), judge: new RuleContradictionJudge() });
+    const failed = run.results.filter((r) => !r.passed);
+    expect(failed, JSON.stringify(failed, null, 2)).toEqual([]);
+    expect(run.accuracy).toBe(1);
+  });
+});

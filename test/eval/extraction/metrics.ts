@@ -1,0 +1,116 @@
+import { PREDICATE_FAMILIES, type ExtractedFact, type ExtractionInput, type PredicateFamily } from '../../../pipeline/types.js';
+import { familyOf } from '../../../pipeline/extraction/taxonomy.js';
+import { normalizeObject, subjectKey } from '../../../pipeline/extraction/normalize.js';
+import { REFERENCE_TIME, type ExpectedFact, type LabelledStatement } from './types.js';
+
+/**
+ * Precision/recall of an extractor on a labelled set.
+ *
+ * Matching rule: a predicted fact matches an expected one when
+ *   subjectKey(subject) is equal, the predicate is equal, normalizeObject(object)
+ *   is equal, and `negated` is equal (expected default false).
+ * Matching is one-to-one within a statement. Precision is counted in the family
+ * of the predicted predicate, recall in the family of the expected one.
+ * Tense and validFrom are not part of the match; they are reported separately
+ * as attribute accuracy over matched facts whose label states them.
+ */
+
+export interface Score {
+  tp: number;
+  fp: number;
+  fn: number;
+  precision: number;
+  recall: number;
+  f1: number;
+}
+
+export interface Miss {
+  content: string;
+  fact: string;
+}
+
+export interface EvalReport {
+  statements: number;
+  overall: Score;
+  perFamily: Record<PredicateFamily, Score>;
+  /** Statements labelled with no facts that produced none. */
+  noFact: { correct: number; total: number };
+  attributes: { tense: { correct: number; total: number }; validFrom: { correct: number; total: number } };
+  missed: Miss[];
+  spurious: Miss[];
+  attributeErrors: Miss[];
+}
+
+export const describeFact = (f: { subject: string; predicate: string; object: string; negated?: boolean }) =>
+  `${f.subject} ${f.negated ? 'NOT ' : ''}${f.predicate} ${f.object}`;
+
+function matches(predicted: ExtractedFact, expected: ExpectedFact): boolean {
+  return (
+    subjectKey(predicted.subject) === subjectKey(expected.subject) &&
+    predicted.predicate === expected.predicate &&
+    normalizeObject(predicted.object) === normalizeObject(expected.object) &&
+    predicted.negated === (expected.negated ?? false)
+  );
+}
+
+function score(tp: number, fp: number, fn: number): Score {
+  const precision = tp + fp === 0 ? 1 : tp / (tp + fp);
+  const recall = tp + fn === 0 ? 1 : tp / (tp + fn);
+  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  const round = (n: number) => Math.round(n * 1000) / 1000;
+  return { tp, fp, fn, precision: round(precision), recall: round(recall), f1: round(f1) };
+}
+
+export async function evaluateExtractor(
+  statements: LabelledStatement[],
+  extract: (input: ExtractionInput) => ExtractedFact[] | Promise<ExtractedFact[]>,
+): Promise<EvalReport> {
+  const counts = Object.fromEntries(PREDICATE_FAMILIES.map((f) => [f, { tp: 0, fp: 0, fn: 0 }])) as Record<PredicateFamily, { tp: number; fp: number; fn: number }>;
+  const report: Omit<EvalReport, 'overall' | 'perFamily'> = {
+    statements: statements.length,
+    noFact: { correct: 0, total: 0 },
+    attributes: { tense: { correct: 0, total: 0 }, validFrom: { correct: 0, total: 0 } },
+    missed: [],
+    spurious: [],
+    attributeErrors: [],
+  };
+
+  for (const statement of statements) {
+    const predicted = await extract({ content: statement.content, referenceTime: new Date(statement.referenceTime ?? REFERENCE_TIME) });
+    if (statement.facts.length === 0) {
+      report.noFact.total++;
+      if (predicted.length === 0) report.noFact.correct++;
+    }
+    const unmatched = [...predicted];
+    for (const expected of statement.facts) {
+      const index = unmatched.findIndex((p) => matches(p, expected));
+      const family = familyOf(expected.predicate);
+      if (index < 0) {
+        counts[family].fn++;
+        report.missed.push({ content: statement.content, fact: describeFact(expected) });
+        continue;
+      }
+      const [found] = unmatched.splice(index, 1);
+      counts[family].tp++;
+      if (expected.tense) {
+        report.attributes.tense.total++;
+        if (found.tense === expected.tense) report.attributes.tense.correct++;
+        else report.attributeErrors.push({ content: statement.content, fact: `${describeFact(expected)}: tense ${found.tense}, expected ${expected.tense}` });
+      }
+      if (expected.validFrom) {
+        report.attributes.validFrom.total++;
+        const got = found.validFrom?.toISOString().slice(0, 10) ?? null;
+        if (got === expected.validFrom) report.attributes.validFrom.correct++;
+        else report.attributeErrors.push({ content: statement.content, fact: `${describeFact(expected)}: validFrom ${got}, expected ${expected.validFrom}` });
+      }
+    }
+    for (const extra of unmatched) {
+      counts[familyOf(extra.predicate)].fp++;
+      report.spurious.push({ content: statement.content, fact: describeFact(extra) });
+    }
+  }
+
+  const perFamily = Object.fromEntries(PREDICATE_FAMILIES.map((f) => [f, score(counts[f].tp, counts[f].fp, counts[f].fn)])) as Record<PredicateFamily, Score>;
+  const total = Object.values(counts).reduce((acc, c) => ({ tp: acc.tp + c.tp, fp: acc.fp + c.fp, fn: acc.fn + c.fn }), { tp: 0, fp: 0, fn: 0 });
+  return { ...report, overall: score(total.tp, total.fp, total.fn), perFamily };
+}

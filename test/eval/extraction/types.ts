@@ -1,0 +1,27 @@
+import type { Tense } from '../../../pipeline/types.js';
+
+/** Reference time used for every labelled statement unless it names its own. A Saturday. */
+export const REFERENCE_TIME = '2024-06-15T12:00:00.000Z';
+
+export interface ExpectedFact {
+  subject: string;
+  predicate: string;
+  object: string;
+  /** Default false. */
+  negated?: boolean;
+  /** Checked only when given (attribute accuracy, not precision/recall). */
+  tense?: Tense;
+  /** YYYY-MM-DD (UTC); checked only when given. */
+  validFrom?: string;
+}
+
+export interface LabelledStatement {
+  content: string;
+  facts: ExpectedFact[];
+  referenceTime?: string;
+}
+
+export const u = (predicate: string, object: string, extra: Partial<ExpectedFact> = {}): ExpectedFact => ({ subject: 'user', predicate, object, ...extra });
+export const s = (subject: string, predicate: string, object: string, extra: Partial<ExpectedFact> = {}): ExpectedFact => ({ subject, predicate, object, ...extra });
+export const none = (content: string): LabelledStatement => ({ content, facts: [] });
+export const st = (content: string, ...facts: ExpectedFact[]): LabelledStatement => ({ content, facts });
