@@ -44,8 +44,11 @@ export interface PipelineDeps {
   rules: FactRules;
 }
 
-/** How long a commit may hold its user-scope lease before another commit may take it over. */
-const SCOPE_LEASE_MS = 30_000;
+/**
+ * A commit's user-scope lease. It is renewed while the commit runs, so it can
+ * be short: a killed worker's lease frees the scope within this time.
+ */
+const SCOPE_LEASE_MS = 5_000;
 
 /** The memory at exactly this version, or why the stage should skip. */
 async function loadCurrent(store: Store, ref: WriteRef): Promise<MemoryRecord | Skipped> {
@@ -192,9 +195,11 @@ export async function withScopeLock<T>(store: Store, scope: UserScope, owner: st
     await new Promise((r) => setTimeout(r, delay));
     delay = Math.min(delay * 2, 50);
   }
+  const renew = setInterval(() => void store.locks.tryAcquire(key, owner, SCOPE_LEASE_MS).catch(() => undefined), SCOPE_LEASE_MS / 3);
   try {
     return await work();
   } finally {
+    clearInterval(renew);
     await store.locks.release(key, owner);
   }
 }
