@@ -110,6 +110,12 @@ export interface MemoryRepository {
   forget(workspaceId: string, id: string, at: string): Promise<MemoryRecord | null>;
   /** Physically removes matching memories; returns each removed record's id, latest version and whether it was active. */
   purge(filter: MemoryFilter): Promise<{ id: string; active: boolean; version: number }[]>;
+  /**
+   * Whether a write in this user scope with a smaller write sequence is still
+   * processing (and was written after `since`): commits wait for it, so one scope
+   * commits in arrival order whatever the worker concurrency.
+   */
+  pendingBefore(scope: UserScope, seq: number, since: string): Promise<boolean>;
   summarizeByUser(workspaceId: string, agentId: string | null | undefined, page: Page): Promise<Paged<ScopeSummary>>;
   summarizeByAgent(workspaceId: string, agentIds: string[]): Promise<ScopeSummary[]>;
 }

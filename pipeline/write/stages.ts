@@ -306,10 +306,26 @@ export async function invalidateFacts(store: Store, workspaceId: string, ids: st
   return changed;
 }
 
+/**
+ * Thrown by the commit while an earlier write in the same user scope is still
+ * processing. Runners re-queue the commit shortly, without counting an attempt,
+ * so a scope commits in arrival order whatever the concurrency.
+ */
+export class EarlierWritePending extends Error {
+  constructor(readonly memoryId: string) {
+    super(`an earlier write in the scope of ${memoryId} is still processing`);
+  }
+}
+
+/** A write processing for longer than this no longer holds back later ones (it may be stuck). */
+export const ARRIVAL_ORDER_WAIT_MS = 120_000;
+
 export async function commitStage(deps: PipelineDeps, ref: WriteRef, input: CommitInput, owner: string): Promise<CommitOutput> {
   const first = await loadCurrent(deps.store, ref);
   if (isSkipped(first)) return first;
   const scope = scopeOf(first);
+  const since = new Date(Date.now() - ARRIVAL_ORDER_WAIT_MS).toISOString();
+  if (await deps.store.memories.pendingBefore(scope, first.seq, since)) throw new EarlierWritePending(ref.memoryId);
 
   return withScopeLock(deps.store, scope, owner, async () => {
     // Re-check under the lease: an update or deletion may have landed meanwhile.

@@ -1,5 +1,5 @@
 import type { Collection, Document, Filter, IndexDescription } from 'mongodb';
-import type { MemoryFilter, MemoryRecord, MemoryRepository, Page, Paged, ScopeSummary } from '../types.js';
+import type { MemoryFilter, MemoryRecord, MemoryRepository, Page, Paged, ScopeSummary, UserScope } from '../types.js';
 import { findAndDelete, maybe, pageOf } from './util.js';
 
 /**
@@ -79,6 +79,7 @@ export const memoryIndexes: IndexDescription[] = [
   { key: { workspaceId: 1, createdAt: -1, _id: -1 }, name: 'ws_created' },
   { key: { workspaceId: 1, userId: 1, createdAt: -1 }, name: 'ws_user_created' },
   { key: { workspaceId: 1, agentId: 1, userId: 1 }, name: 'ws_agent_user' },
+  { key: { workspaceId: 1, agentId: 1, userId: 1, status: 1, seq: 1 }, name: 'ws_scope_status_seq' },
 ];
 
 export class MongoMemoryRepository implements MemoryRepository {
@@ -109,6 +110,22 @@ export class MongoMemoryRepository implements MemoryRepository {
       this.col.countDocuments(f),
     ]);
     return { items: docs.map(toRecord), total };
+  }
+
+  async pendingBefore(scope: UserScope, seq: number, since: string): Promise<boolean> {
+    const doc = await this.col.findOne(
+      {
+        workspaceId: scope.workspaceId,
+        agentId: scope.agentId,
+        userId: scope.userId,
+        status: 'processing',
+        deletedAt: null,
+        seq: { $lt: seq },
+        updatedAt: { $gt: since },
+      },
+      { projection: { _id: 1 } },
+    );
+    return doc !== null;
   }
 
   async count(filter: MemoryFilter): Promise<number> {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { MemoryFilter, MemoryRecord, MemoryRepository, Page, Paged, ScopeSummary } from '../types.js';
+import type { MemoryFilter, MemoryRecord, MemoryRepository, Page, Paged, ScopeSummary, UserScope } from '../types.js';
 import { Where, json, parse } from './sql.js';
 
 interface MemoryRow {
@@ -128,6 +128,18 @@ export class SqliteMemoryRepository implements MemoryRepository {
       version: number;
     }[];
     return rows.map((r) => ({ id: r.id, active: r.deleted_at === null, version: r.version }));
+  }
+
+  async pendingBefore(scope: UserScope, seq: number, since: string): Promise<boolean> {
+    const w = new Where()
+      .eq('workspace_id', scope.workspaceId)
+      .eq('agent_id', scope.agentId)
+      .eq('user_id', scope.userId)
+      .eq('status', 'processing')
+      .raw('deleted_at IS NULL')
+      .raw('seq < ?', seq)
+      .raw('updated_at > ?', since);
+    return !!this.db.prepare(`SELECT 1 FROM memories ${w.sql} LIMIT 1`).get(...w.params);
   }
 
   async summarizeByUser(workspaceId: string, agentId: string | null | undefined, page: Page): Promise<Paged<ScopeSummary>> {

@@ -16,6 +16,7 @@ const migrations: string[] = [
   CREATE INDEX memories_ws_created ON memories (workspace_id, created_at DESC, id DESC);
   CREATE INDEX memories_ws_user ON memories (workspace_id, user_id, created_at DESC);
   CREATE INDEX memories_ws_agent ON memories (workspace_id, agent_id, user_id);
+  CREATE INDEX memories_processing ON memories (workspace_id, user_id, seq) WHERE status = 'processing';
   CREATE TABLE facts (
     id TEXT PRIMARY KEY, workspace_id TEXT NOT NULL, user_id TEXT, agent_id TEXT, run_id TEXT,
     subject TEXT NOT NULL, subject_key TEXT NOT NULL, subject_type TEXT NOT NULL,

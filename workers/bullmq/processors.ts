@@ -1,4 +1,4 @@
-import type { Job } from 'bullmq';
+import { DelayedError, type Job } from 'bullmq';
 import type { Logger } from '../../core/logger.js';
 import {
   commitStage,
@@ -7,6 +7,7 @@ import {
   embedStage,
   extractEntitiesStage,
   extractFactsStage,
+  EarlierWritePending,
   type PipelineDeps,
 } from '../../pipeline/write/stages.js';
 import type { CommitInput, FactsOutput, Stage1Output, Stage2Output } from '../../pipeline/write/types.js';
@@ -29,9 +30,19 @@ export abstract class StageProcessor<Output = unknown> {
 
   protected abstract run(job: Job<WriteJob>, children: ChildResults): Promise<Output>;
 
-  async process(job: Job<WriteJob>): Promise<Output> {
+  async process(job: Job<WriteJob>, token?: string): Promise<Output> {
     const started = performance.now();
-    const output = await this.run(job, new ChildResults(this.ctx.prefix, await job.getChildrenValues()));
+    let output: Output;
+    try {
+      output = await this.run(job, new ChildResults(this.ctx.prefix, await job.getChildrenValues()));
+    } catch (error) {
+      if (error instanceof EarlierWritePending) {
+        // Not a failure: wait for the earlier write without spending an attempt.
+        await job.moveToDelayed(Date.now() + 25, token);
+        throw new DelayedError();
+      }
+      throw error;
+    }
     this.ctx.logger.info(
       { stage: this.stage, jobId: job.id, memoryId: job.data.memoryId, attempt: job.attemptsMade + 1, ms: Math.round(performance.now() - started) },
       'stage finished',

@@ -93,7 +93,7 @@ export class BullMqQueue implements WriteQueue {
     if (this.workers.length) return;
     const conn = this.connection.duplicate({ maxRetriesPerRequest: null }) as unknown as ConnectionOptions;
     for (const processor of createProcessors(this.context)) {
-      const worker = new Worker<WriteJob>(processor.stage, (job) => processor.process(job), {
+      const worker = new Worker<WriteJob>(processor.stage, (job, token) => processor.process(job, token), {
         connection: conn,
         prefix: this.context.prefix,
         concurrency: this.options.concurrency?.[processor.stage] ?? this.options.defaultConcurrency ?? 4,

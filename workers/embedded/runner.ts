@@ -9,6 +9,7 @@ import {
   embedStage,
   extractEntitiesStage,
   extractFactsStage,
+  EarlierWritePending,
   type PipelineDeps,
 } from '../../pipeline/write/stages.js';
 import type { CommitOutput, WriteRef } from '../../pipeline/write/types.js';
@@ -158,10 +159,17 @@ export class EmbeddedQueue implements WriteQueue {
     const { job } = row;
     const log = this.logger.child({ jobId: row.id, memoryId: job.memoryId });
     try {
-      const output = await runPipeline(this.deps, job, this.owner, log);
+      const output = await runPipeline(this.deps, job, `${this.owner}-${row.id}`, log);
       await this.outcomes.completed(job, output);
       this.db.prepare('DELETE FROM jobs WHERE id = ?').run(row.id);
     } catch (error) {
+      if (error instanceof EarlierWritePending) {
+        // Not a failure: give the attempt back and look again shortly.
+        this.db
+          .prepare(`UPDATE jobs SET state = 'pending', run_after = ?, attempts = attempts - 1, updated_at = ? WHERE id = ?`)
+          .run(Date.now() + 10, Date.now(), row.id);
+        return;
+      }
       if (row.attempts >= this.options.attempts) {
         this.db.prepare(`UPDATE jobs SET state = 'failed', last_error = ?, updated_at = ? WHERE id = ?`).run(String(error), Date.now(), row.id);
         await this.outcomes.failed(job, error);
