@@ -3,6 +3,7 @@ import { checkAgentReadable } from '../commands/agents.js';
 import { readAgent, type Principal } from '../principal.js';
 import type { Services } from '../services.js';
 import type { FactRecord } from '../../storage/types.js';
+import { PREDICATE_FAMILIES, type Embedder } from '../../pipeline/types.js';
 import { embedQuery, nearestMemories, vectorFilterOf } from './search.js';
 
 export const CHARS_PER_TOKEN = 4;
@@ -19,21 +20,64 @@ const dot = (a: Float32Array, b: Float32Array) => {
   return s;
 };
 
+/** Fact texts never change, so their vectors are cached by id (a cache only: misses are recomputed). */
+class FactEmbeddingCache {
+  private readonly vectors = new Map<string, Float32Array>();
+  constructor(private readonly max: number) {}
+
+  async get(embedder: Embedder, facts: FactRecord[]): Promise<Float32Array[]> {
+    const missing = facts.filter((f) => !this.vectors.has(this.key(embedder, f)));
+    if (missing.length) {
+      const computed = await embedder.embed(missing.map(factText));
+      missing.forEach((f, i) => this.vectors.set(this.key(embedder, f), computed[i]));
+      // Map iteration order is insertion order: drop the oldest entries.
+      for (const key of this.vectors.keys()) {
+        if (this.vectors.size <= this.max) break;
+        this.vectors.delete(key);
+      }
+    }
+    return facts.map((f) => this.vectors.get(this.key(embedder, f))!);
+  }
+
+  private key(embedder: Embedder, f: FactRecord) {
+    return `${embedder.id}:${f.id}`;
+  }
+}
+
+const factEmbeddings = new FactEmbeddingCache(200_000);
+const factText = (f: FactRecord) => `${f.subject} ${f.predicateRaw} ${f.object}`;
+
 const factLine = (f: FactRecord) => `- ${f.subject} ${f.predicate.replace(/_/g, ' ')} ${f.object} (since ${f.validFrom.slice(0, 10)})`;
 const memoryLine = (content: string) => `- ${content.replace(/\s+/g, ' ').trim()}`;
 
-/** Adds lines under a heading while the whole block stays within `maxChars`. */
-function fillSection(heading: string, lines: { id: string; text: string }[], maxChars: number) {
-  let text = '';
-  const used: string[] = [];
-  for (const line of lines) {
-    const next = text ? `${text}\n${line.text}` : `${heading}\n${line.text}`;
-    if (next.length > maxChars) continue;
-    text = next;
-    used.push(line.id);
-  }
-  return { text, used };
+interface Line {
+  id: string;
+  text: string;
+  score: number;
+  /** Position in the block; lines are chosen by score but written in this order. */
+  order: string;
 }
+
+/**
+ * Chooses lines by descending score while the section fits in `maxChars`, then
+ * writes them in their `order`. The choice is query-dependent, the layout is not:
+ * when every fact fits, the facts block is identical for every query, so its
+ * hash works as a prompt-cache key.
+ */
+function fillSection(heading: string, lines: Line[], maxChars: number) {
+  let length = heading.length;
+  const chosen: Line[] = [];
+  for (const line of lines) {
+    if (length + 1 + line.text.length > maxChars) continue;
+    length += 1 + line.text.length;
+    chosen.push(line);
+  }
+  if (chosen.length === 0) return { text: '', used: [] as Line[] };
+  const ordered = [...chosen].sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
+  return { text: [heading, ...ordered.map((l) => l.text)].join('\n'), used: chosen };
+}
+
+const byScore = (a: { score: number; id: string }, b: { score: number; id: string }) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** GET /v1/context: live facts first, then the most relevant memories, within the token budget. */
 export async function assembleContext(
@@ -47,31 +91,49 @@ export async function assembleContext(
 
   const maxChars = q.token_budget * CHARS_PER_TOKEN;
   const vector = await embedQuery(svc, q.query);
-  const facts = (
-    await svc.store.facts.query(
-      { workspaceId: principal.workspace.id, agentId, userId: q.user_id },
-      { limit: MAX_FACTS, offset: 0 },
-    )
-  ).items;
-  const factVectors = facts.length ? await svc.pipeline.embedder.embed(facts.map((f) => `${f.subject} ${f.predicateRaw} ${f.object}`)) : [];
-  const rankedFacts = facts
-    .map((fact, i) => ({ fact, score: dot(vector, factVectors[i]) }))
-    .sort((a, b) => b.score - a.score || (a.fact.id < b.fact.id ? -1 : 1));
-
-  const stable = fillSection('Known facts:', rankedFacts.map(({ fact }) => ({ id: fact.id, text: factLine(fact) })), maxChars);
-  const carried = new Set(rankedFacts.filter(({ fact }) => stable.used.includes(fact.id)).flatMap(({ fact }) => fact.sourceMemoryIds));
-
   const found = await nearestMemories(svc, vector, vectorFilterOf(principal, { user_id: q.user_id, agent_id: q.agent_id }), MAX_MEMORIES);
+  const memoryScore = new Map(found.map(({ hit, memory }) => [memory.id, hit.score]));
+
+  const facts = (
+    await svc.store.facts.query({ workspaceId: principal.workspace.id, agentId, userId: q.user_id }, { limit: MAX_FACTS, offset: 0 })
+  ).items;
+  const factVectors = await factEmbeddings.get(svc.pipeline.embedder, facts);
+  // A fact is as relevant as its own words, or as the memory it was said in.
+  const rankedFacts = facts
+    .map((fact, i) => ({
+      fact,
+      score: Math.max(dot(vector, factVectors[i]), ...fact.sourceMemoryIds.map((id) => memoryScore.get(id) ?? -1)),
+    }))
+    .sort((a, b) => byScore({ score: a.score, id: a.fact.id }, { score: b.score, id: b.fact.id }));
+  const factsById = new Map(facts.map((f) => [f.id, f]));
+
+  const stable = fillSection(
+    'Known facts:',
+    rankedFacts.map(({ fact, score }) => ({
+      id: fact.id,
+      text: factLine(fact),
+      score,
+      order: `${PREDICATE_FAMILIES.indexOf(fact.family)}\u0000${fact.subjectKey}\u0000${fact.predicate}\u0000${fact.objectKey}\u0000${fact.id}`,
+    })),
+    maxChars,
+  );
+  const carried = new Set(stable.used.flatMap((line) => factsById.get(line.id)!.sourceMemoryIds));
+
   // A short memory whose facts are already in the block adds nothing.
   const memories = found.filter(({ memory }) => !(carried.has(memory.id) && memory.content.length <= 160));
   const remaining = maxChars - (stable.text ? stable.text.length + 2 : 0);
-  const volatile = fillSection('Relevant memories:', memories.map(({ memory }) => ({ id: memory.id, text: memoryLine(memory.content) })), remaining);
+  const volatile = fillSection(
+    'Relevant memories:',
+    memories.map(({ memory, hit }, rank) => ({ id: memory.id, text: memoryLine(memory.content), score: hit.score, order: String(rank).padStart(4, '0') })),
+    remaining,
+  );
 
   const context = stable.text && volatile.text ? `${stable.text}\n\n${volatile.text}` : stable.text || volatile.text;
   return {
     context,
     tokens: estimateTokens(context),
-    sources: [...stable.used, ...volatile.used],
+    // Most relevant first, facts and memories together.
+    sources: [...stable.used, ...volatile.used].sort(byScore).map((line) => line.id),
     stable: stable.text,
     volatile: volatile.text,
     stable_hash: createHash('sha256').update(stable.text).digest('hex'),

@@ -87,17 +87,34 @@ export class ElasticsearchVectorIndex implements VectorIndex {
     this.settings = options.settings;
   }
 
-  /** Connects to `url` and creates the index if it does not exist yet (idempotent). */
+  /**
+   * Connects to `url` and creates the index if it does not exist yet (idempotent).
+   * An unreachable cluster does not stop start-up: the service starts, search
+   * answers 503, and the index is created on the first call that reaches it.
+   * A reachable cluster with an incompatible index is an error.
+   */
   static async open(url: string, options: ElasticsearchVectorIndexOptions): Promise<ElasticsearchVectorIndex> {
-    const client = new Client({ ...options.clientOptions, node: url });
+    const client = new Client({ maxRetries: 1, requestTimeout: 10_000, ...options.clientOptions, node: url });
     const index = new ElasticsearchVectorIndex(client, options, true);
     try {
-      await index.ensureIndex();
+      await index.ensureReady();
       return index;
     } catch (error) {
+      if (error instanceof VectorIndexUnavailableError) return index;
       await client.close();
       throw error;
     }
+  }
+
+  private ready: Promise<void> | null = null;
+
+  /** Ensures the index once; retried after a failure. */
+  private ensureReady(): Promise<void> {
+    this.ready ??= this.ensureIndex().catch((error) => {
+      this.ready = null;
+      throw error;
+    });
+    return this.ready;
   }
 
   /** Creates the index with its mapping unless it exists; an existing one must have the same dimensions. */
@@ -155,6 +172,7 @@ export class ElasticsearchVectorIndex implements VectorIndex {
 
   async upsert(docs: VectorDoc[]): Promise<void> {
     if (docs.length === 0) return;
+    await this.ensureReady();
     const operations: (estypes.BulkOperationContainer | VectorSource)[] = [];
     for (const d of docs) {
       if (d.vector.length !== this.dimensions) throw new RangeError(`vector for ${d.id} has ${d.vector.length} dimensions, index expects ${this.dimensions}`);
@@ -174,6 +192,7 @@ export class ElasticsearchVectorIndex implements VectorIndex {
 
   async remove(workspaceId: string, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
+    await this.ensureReady();
     await this.bulk(ids.map((id) => ({ delete: { _index: this.index, _id: documentId(workspaceId, id) } })));
   }
 
@@ -181,6 +200,7 @@ export class ElasticsearchVectorIndex implements VectorIndex {
     const clauses: estypes.QueryDslQueryContainer[] = [{ term: { workspace_id: filter.workspaceId } }];
     if (filter.agentId !== undefined) clauses.push(keywordEquals('agent_id', filter.agentId));
     if (filter.userId !== undefined) clauses.push(keywordEquals('user_id', filter.userId));
+    await this.ensureReady();
     await this.call(async () => {
       // Make every acknowledged write searchable, so delete-by-query sees it.
       await this.client.indices.refresh({ index: this.index });
@@ -202,6 +222,7 @@ export class ElasticsearchVectorIndex implements VectorIndex {
   }
 
   async search(vector: Float32Array, filter: VectorFilter, k: number): Promise<VectorHit[]> {
+    await this.ensureReady();
     if (k <= 0) return [];
     const fetch = Math.min(MAX_CANDIDATES, Math.floor(k) + TIE_WINDOW);
     const clauses: estypes.QueryDslQueryContainer[] = [{ term: { workspace_id: filter.workspaceId } }];

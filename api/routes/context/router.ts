@@ -7,7 +7,7 @@ import type { AppState } from '../../middleware.js';
 import { queryInt, scopeId, validate } from '../../validation.js';
 
 export const contextQuery = z.object({
-  query: z.string({ error: (i) => (i.input === undefined ? undefined : 'must be a single string') }).min(1).max(16_000),
+  query: z.string().min(1).max(16_000),
   user_id: scopeId.optional(),
   agent_id: scopeId.optional(),
   token_budget: queryInt(1, 1_000_000, DEFAULT_TOKEN_BUDGET),

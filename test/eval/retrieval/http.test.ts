@@ -1,0 +1,27 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../support/server.js';
+import { evaluateOverHttp, type HttpRetrievalReport } from './evaluate-http.js';
+
+/** Floors a little under the measured figures (README), so regressions fail. */
+let t: TestServer;
+let report: HttpRetrievalReport;
+beforeAll(async () => {
+  t = await startTestServer();
+  report = await evaluateOverHttp(t.api());
+}, 120_000);
+afterAll(async () => t?.close());
+
+describe('retrieval quality end to end over HTTP', () => {
+  it('search finds paraphrased memories', () => {
+    expect(report.search.queries).toBeGreaterThanOrEqual(60);
+    expect(report.search.recallAt1).toBeGreaterThanOrEqual(0.6);
+    expect(report.search.recallAt5).toBeGreaterThanOrEqual(0.85);
+    expect(report.search.mrr).toBeGreaterThanOrEqual(0.72);
+  });
+
+  it('context sources rank the answering memory or its facts first', () => {
+    expect(report.context.recallAt1).toBeGreaterThanOrEqual(0.58);
+    expect(report.context.recallAt5).toBeGreaterThanOrEqual(0.85);
+    expect(report.context.mrr).toBeGreaterThanOrEqual(0.7);
+  });
+});
