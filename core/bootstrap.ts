@@ -52,7 +52,7 @@ export async function openVectorIndex(config: Config, store: Store, dimensions: 
     return ElasticsearchVectorIndex.open(config.ELASTICSEARCH_URL, { dimensions, index: config.ELASTICSEARCH_INDEX });
   }
   if (!(store instanceof SqliteStore)) throw new ConfigError('ELASTICSEARCH_URL: required with MONGODB_URL');
-  return new EmbeddedVectorIndex(store.db);
+  return EmbeddedVectorIndex.open(store.db);
 }
 
 /** Store, embedder and vector index together (the admin CLI's re-embed needs all three). */

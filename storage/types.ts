@@ -189,8 +189,8 @@ export interface FactRepository {
   /** Insert-if-absent by id (so a retried commit never duplicates). Returns true when inserted. */
   insert(fact: FactRecord): Promise<boolean>;
   get(workspaceId: string, id: string): Promise<FactRecord | null>;
-  /** Ordered by valid_from desc, then seq desc, then id. */
-  query(filter: FactFilter, page: Page): Promise<Paged<FactRecord>>;
+  /** Ordered by valid_from desc, then seq desc, then id. `total` is -1 when `countTotal` is false (hot read paths skip the count). */
+  query(filter: FactFilter, page: Page, options?: { countTotal?: boolean }): Promise<Paged<FactRecord>>;
   /** Live facts in one user scope with this subject and any of these predicates. */
   findLive(scope: UserScope, subjectKey: string, predicates: string[]): Promise<FactRecord[]>;
   /** Sets invalid_at on those still live. Returns how many changed. */

@@ -8,8 +8,8 @@ import { embedQuery, nearestMemories, vectorFilterOf } from './search.js';
 
 export const CHARS_PER_TOKEN = 4;
 export const DEFAULT_TOKEN_BUDGET = 800;
-/** Live facts considered per request; the newest first when a scope has more. */
-const MAX_FACTS = 500;
+/** Live facts considered per request (the most recent when a scope has more), as many as a profile shows. */
+const MAX_FACTS = 200;
 const MAX_MEMORIES = 30;
 
 export const estimateTokens = (text: string) => Math.ceil(text.length / CHARS_PER_TOKEN);
@@ -95,7 +95,7 @@ export async function assembleContext(
   const memoryScore = new Map(found.map(({ hit, memory }) => [memory.id, hit.score]));
 
   const facts = (
-    await svc.store.facts.query({ workspaceId: principal.workspace.id, agentId, userId: q.user_id }, { limit: MAX_FACTS, offset: 0 })
+    await svc.store.facts.query({ workspaceId: principal.workspace.id, agentId, userId: q.user_id }, { limit: MAX_FACTS, offset: 0 }, { countTotal: false })
   ).items;
   const factVectors = await factEmbeddings.get(svc.pipeline.embedder, facts);
   // A fact is as relevant as its own words, or as the memory it was said in.

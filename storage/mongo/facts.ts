@@ -124,14 +124,14 @@ export class MongoFactRepository implements FactRepository {
     return doc ? toRecord(doc) : null;
   }
 
-  async query(filter: FactFilter, page: Page): Promise<Paged<FactRecord>> {
+  async query(filter: FactFilter, page: Page, options: { countTotal?: boolean } = {}): Promise<Paged<FactRecord>> {
     const f = where(filter);
     const window = pageOf(page);
     const [docs, total] = await Promise.all([
       window
         ? this.col.find(f).sort({ validFrom: -1, seq: -1, _id: 1 }).skip(window.skip).limit(window.limit).toArray()
         : Promise.resolve([] as FactDoc[]),
-      this.col.countDocuments(f),
+      options.countTotal === false ? Promise.resolve(-1) : this.col.countDocuments(f),
     ]);
     return { items: docs.map(toRecord), total };
   }

@@ -123,11 +123,12 @@ export class SqliteFactRepository implements FactRepository {
     return row ? toRecord(row) : null;
   }
 
-  async query(filter: FactFilter, page: Page): Promise<Paged<FactRecord>> {
+  async query(filter: FactFilter, page: Page, options: { countTotal?: boolean } = {}): Promise<Paged<FactRecord>> {
     const w = where(filter);
     const rows = this.db
       .prepare(`SELECT * FROM facts ${w.sql} ORDER BY valid_from DESC, seq DESC, id ASC LIMIT ? OFFSET ?`)
       .all(...w.params, page.limit, page.offset) as FactRow[];
+    if (options.countTotal === false) return { items: rows.map(toRecord), total: -1 };
     const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM facts ${w.sql}`).get(...w.params) as { n: number }).n;
     return { items: rows.map(toRecord), total };
   }

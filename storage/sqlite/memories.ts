@@ -75,8 +75,10 @@ export class SqliteMemoryRepository implements MemoryRepository {
 
   async getMany(workspaceId: string, ids: string[]): Promise<MemoryRecord[]> {
     if (ids.length === 0) return [];
-    const w = new Where().eq('workspace_id', workspaceId).in('id', ids);
-    return (this.db.prepare(`SELECT * FROM memories ${w.sql}`).all(...w.params) as MemoryRow[]).map(toRecord);
+    // By primary key only: with workspace_id in the WHERE clause SQLite prefers the workspace index and scans it.
+    const w = new Where().in('id', ids);
+    const rows = this.db.prepare(`SELECT * FROM memories ${w.sql}`).all(...w.params) as MemoryRow[];
+    return rows.filter((r) => r.workspace_id === workspaceId).map(toRecord);
   }
 
   async list(filter: MemoryFilter, page: Page): Promise<Paged<MemoryRecord>> {

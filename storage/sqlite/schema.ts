@@ -67,6 +67,12 @@ const migrations: string[] = [
   CREATE TABLE vector_tombstones (id TEXT NOT NULL, rev INTEGER NOT NULL);
   CREATE INDEX vector_tombstones_rev ON vector_tombstones (rev);
   `,
+  // Read paths filtered by user: newest-first listings and facts ordered for context.
+  `
+  DROP INDEX memories_ws_user;
+  CREATE INDEX memories_ws_user ON memories (workspace_id, user_id, created_at DESC, id DESC);
+  CREATE INDEX facts_ws_user_order ON facts (workspace_id, user_id, valid_from DESC, seq DESC);
+  `,
 ];
 
 export function migrate(db: Database.Database): void {

@@ -25,6 +25,8 @@ export function openDatabase(dataDir: string): Database.Database {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   migrate(db);
+  // Lets the query planner gather the statistics it needs (cheap; SQLite's recommendation at open).
+  db.pragma('optimize = 0x10002');
   return db;
 }
 

@@ -14,7 +14,7 @@ describeVectorIndexContract(
   async () => {
     dir = mkdtempSync(join(tmpdir(), 'engram-vector-contract-'));
     db = openDatabase(dir);
-    return new EmbeddedVectorIndex(db);
+    return EmbeddedVectorIndex.open(db);
   },
   async () => {
     db?.close();

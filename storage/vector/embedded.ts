@@ -1,73 +1,37 @@
 import type Database from 'better-sqlite3';
-import { compareHits, type VectorDoc, type VectorFilter, type VectorHit, type VectorIndex } from './types.js';
-
-interface Row {
-  id: string;
-  agentId: string | null;
-  userId: string | null;
-  runId: string | null;
-  terms: string[];
-  vector: Float32Array;
-}
-
-/** One workspace's vectors, kept in memory for exact cosine scans. */
-class Partition {
-  readonly rows = new Map<string, Row>();
-  readonly byUser = new Map<string | null, Set<Row>>();
-
-  put(row: Row): void {
-    this.delete(row.id);
-    this.rows.set(row.id, row);
-    let set = this.byUser.get(row.userId);
-    if (!set) this.byUser.set(row.userId, (set = new Set()));
-    set.add(row);
-  }
-
-  delete(id: string): void {
-    const row = this.rows.get(id);
-    if (!row) return;
-    this.rows.delete(id);
-    const set = this.byUser.get(row.userId);
-    set?.delete(row);
-    if (set && set.size === 0) this.byUser.delete(row.userId);
-  }
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  const n = Math.min(a.length, b.length);
-  let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-  let i = 0;
-  for (; i + 3 < n; i += 4) {
-    s0 += a[i] * b[i];
-    s1 += a[i + 1] * b[i + 1];
-    s2 += a[i + 2] * b[i + 2];
-    s3 += a[i + 3] * b[i + 3];
-  }
-  for (; i < n; i++) s0 += a[i] * b[i];
-  return s0 + s1 + s2 + s3;
-}
+import { VectorPartition } from './partition.js';
+import { prepareDotKernel, type DotKernel } from './simd-kernel.js';
+import type { VectorDoc, VectorFilter, VectorHit, VectorIndex } from './types.js';
 
 const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 const fromBlob = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 
 /**
  * Exact cosine search over vectors persisted in the embedded SQLite database.
- * Vectors are cached in memory; writes by other processes (a separate worker
- * on the same data folder) are picked up through a revision counter.
+ * Vectors are held in memory per workspace and scanned with a SIMD kernel;
+ * writes by other processes (a separate worker on the same data folder) are
+ * picked up through a revision counter.
  */
 export class EmbeddedVectorIndex implements VectorIndex {
   readonly kind = 'embedded' as const;
-  private readonly partitions = new Map<string, Partition>();
+  private readonly partitions = new Map<string, VectorPartition>();
   private lastRev = 0;
   private dataVersion = -1;
 
-  constructor(private readonly db: Database.Database) {
+  private constructor(
+    private readonly db: Database.Database,
+    private readonly makeKernel: () => DotKernel,
+  ) {
     this.sync();
   }
 
-  private partition(workspaceId: string): Partition {
+  static async open(db: Database.Database): Promise<EmbeddedVectorIndex> {
+    return new EmbeddedVectorIndex(db, await prepareDotKernel());
+  }
+
+  private partition(workspaceId: string, dimensions: number): VectorPartition {
     let p = this.partitions.get(workspaceId);
-    if (!p) this.partitions.set(workspaceId, (p = new Partition()));
+    if (!p) this.partitions.set(workspaceId, (p = new VectorPartition(this.makeKernel, dimensions)));
     return p;
   }
 
@@ -88,15 +52,13 @@ export class EmbeddedVectorIndex implements VectorIndex {
     for (const r of this.db.prepare('SELECT * FROM vectors WHERE rev > ?').all(this.lastRev) as any[]) {
       events.push({
         rev: r.rev,
-        apply: () =>
-          this.partition(r.workspace_id).put({
-            id: r.id,
-            agentId: r.agent_id,
-            userId: r.user_id,
-            runId: r.run_id,
-            terms: JSON.parse(r.meta_terms),
-            vector: fromBlob(r.vec),
-          }),
+        apply: () => {
+          const vector = fromBlob(r.vec);
+          this.partition(r.workspace_id, vector.length).put(
+            { id: r.id, agentId: r.agent_id, userId: r.user_id, runId: r.run_id, terms: JSON.parse(r.meta_terms) },
+            vector,
+          );
+        },
       });
     }
     for (const t of this.db.prepare('SELECT id, rev FROM vector_tombstones WHERE rev > ?').all(this.lastRev) as any[]) {
@@ -119,7 +81,10 @@ export class EmbeddedVectorIndex implements VectorIndex {
       for (const d of docs) insert.run(d.id, d.workspaceId, d.agentId, d.userId, d.runId, JSON.stringify(d.metadataTerms), toBlob(d.vector), this.nextRev());
     }).immediate();
     for (const d of docs) {
-      this.partition(d.workspaceId).put({ id: d.id, agentId: d.agentId, userId: d.userId, runId: d.runId, terms: d.metadataTerms, vector: d.vector });
+      this.partition(d.workspaceId, d.vector.length).put(
+        { id: d.id, agentId: d.agentId, userId: d.userId, runId: d.runId, terms: d.metadataTerms },
+        d.vector,
+      );
     }
   }
 
@@ -157,26 +122,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
 
   async search(vector: Float32Array, filter: VectorFilter, k: number): Promise<VectorHit[]> {
     this.sync();
-    const p = this.partitions.get(filter.workspaceId);
-    if (!p || k <= 0) return [];
-    const candidates: Iterable<Row> = filter.userId !== undefined ? (p.byUser.get(filter.userId) ?? []) : p.rows.values();
-    const top: VectorHit[] = [];
-    let floor = -Infinity;
-    for (const row of candidates) {
-      if (filter.agentId !== undefined && row.agentId !== filter.agentId) continue;
-      if (filter.runId !== undefined && row.runId !== filter.runId) continue;
-      if (filter.metadataTerms && !filter.metadataTerms.every((t) => row.terms.includes(t))) continue;
-      const score = dot(vector, row.vector);
-      if (top.length >= k && score < floor) continue;
-      top.push({ id: row.id, score });
-      if (top.length > k * 4) {
-        top.sort(compareHits);
-        top.length = k;
-        floor = top[k - 1].score;
-      }
-    }
-    top.sort(compareHits);
-    return top.slice(0, k);
+    return this.partitions.get(filter.workspaceId)?.search(vector, filter, k) ?? [];
   }
 
   async ping(): Promise<void> {

@@ -1,0 +1,166 @@
+import type { DotKernel } from './simd-kernel.js';
+import { compareHits, type VectorFilter, type VectorHit } from './types.js';
+
+export interface RowMeta {
+  id: string;
+  agentId: string | null;
+  userId: string | null;
+  runId: string | null;
+  terms: string[];
+}
+
+const PAGE = 65_536;
+const align = (n: number, to: number) => Math.ceil(n / to) * to;
+
+/**
+ * One workspace's vectors in a WebAssembly linear memory, scanned exactly with
+ * the SIMD kernel. Layout: [query | vectors (capacity × stride) | scores | slot list].
+ * Slots are dense: deleting moves the last vector into the hole.
+ */
+export class VectorPartition {
+  private readonly kernel: DotKernel;
+  private readonly stride: number;
+  private readonly vectorsAt: number;
+  private capacity = 0;
+  private count = 0;
+  private readonly rows: RowMeta[] = [];
+  private readonly slotOf = new Map<string, number>();
+  private readonly byUser = new Map<string | null, Set<string>>();
+
+  constructor(
+    makeKernel: () => DotKernel,
+    readonly dimensions: number,
+  ) {
+    this.kernel = makeKernel();
+    // Zero-padded to whole groups of eight floats, as the kernel reads them.
+    this.stride = align(dimensions, 8) * 4;
+    this.vectorsAt = align(this.stride, 64);
+    this.reserve(256);
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  private get scoresAt(): number {
+    return this.vectorsAt + this.capacity * this.stride;
+  }
+
+  private get slotsAt(): number {
+    return this.scoresAt + this.capacity * 4;
+  }
+
+  private reserve(capacity: number): void {
+    if (capacity <= this.capacity) return;
+    const next = Math.max(capacity, this.capacity * 2);
+    const needed = this.vectorsAt + next * (this.stride + 8);
+    const have = this.kernel.memory.buffer.byteLength;
+    if (needed > have) this.kernel.memory.grow(Math.ceil((needed - have) / PAGE));
+    this.capacity = next;
+  }
+
+  private floats(at: number, length: number): Float32Array {
+    return new Float32Array(this.kernel.memory.buffer, at, length);
+  }
+
+  private writeVector(slot: number, vector: Float32Array): void {
+    const target = this.floats(this.vectorsAt + slot * this.stride, this.stride / 4);
+    target.fill(0);
+    target.set(vector.length > this.dimensions ? vector.subarray(0, this.dimensions) : vector);
+  }
+
+  private index(meta: RowMeta): void {
+    let ids = this.byUser.get(meta.userId);
+    if (!ids) this.byUser.set(meta.userId, (ids = new Set()));
+    ids.add(meta.id);
+  }
+
+  private unindex(meta: RowMeta): void {
+    const ids = this.byUser.get(meta.userId);
+    ids?.delete(meta.id);
+    if (ids && ids.size === 0) this.byUser.delete(meta.userId);
+  }
+
+  put(meta: RowMeta, vector: Float32Array): void {
+    const existing = this.slotOf.get(meta.id);
+    if (existing !== undefined) {
+      this.unindex(this.rows[existing]);
+      this.rows[existing] = meta;
+      this.index(meta);
+      this.writeVector(existing, vector);
+      return;
+    }
+    this.reserve(this.count + 1);
+    const slot = this.count++;
+    this.rows[slot] = meta;
+    this.slotOf.set(meta.id, slot);
+    this.index(meta);
+    this.writeVector(slot, vector);
+  }
+
+  delete(id: string): void {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return;
+    this.unindex(this.rows[slot]);
+    this.slotOf.delete(id);
+    const last = --this.count;
+    if (slot !== last) {
+      const moved = this.rows[last];
+      this.rows[slot] = moved;
+      this.slotOf.set(moved.id, slot);
+      const bytes = new Uint8Array(this.kernel.memory.buffer);
+      const from = this.vectorsAt + last * this.stride;
+      bytes.copyWithin(this.vectorsAt + slot * this.stride, from, from + this.stride);
+    }
+    this.rows.length = this.count;
+  }
+
+  private matches(meta: RowMeta, filter: VectorFilter): boolean {
+    if (filter.agentId !== undefined && meta.agentId !== filter.agentId) return false;
+    if (filter.runId !== undefined && meta.runId !== filter.runId) return false;
+    if (filter.metadataTerms?.length && !filter.metadataTerms.every((t) => meta.terms.includes(t))) return false;
+    return true;
+  }
+
+  search(query: Float32Array, filter: VectorFilter, k: number): VectorHit[] {
+    if (this.count === 0 || k <= 0) return [];
+    const unfiltered = filter.userId === undefined && filter.agentId === undefined && filter.runId === undefined && !filter.metadataTerms?.length;
+    const q = this.floats(0, this.stride / 4);
+    q.fill(0);
+    q.set(query.length > this.dimensions ? query.subarray(0, this.dimensions) : query);
+
+    let slots: Int32Array | null = null;
+    let n = this.count;
+    if (!unfiltered) {
+      const list = new Int32Array(this.kernel.memory.buffer, this.slotsAt, this.capacity);
+      n = 0;
+      const consider = (slot: number) => {
+        if (this.matches(this.rows[slot], filter)) list[n++] = slot;
+      };
+      if (filter.userId !== undefined) for (const id of this.byUser.get(filter.userId) ?? []) consider(this.slotOf.get(id)!);
+      else for (let slot = 0; slot < this.count; slot++) consider(slot);
+      if (n === 0) return [];
+      slots = list;
+      this.kernel.dotsAt(0, this.vectorsAt, this.slotsAt, n, this.stride, this.scoresAt);
+    } else {
+      this.kernel.dots(0, this.vectorsAt, n, this.stride, this.scoresAt);
+    }
+
+    const scores = this.floats(this.scoresAt, n);
+    // Keep the best k in a small sorted array; the threshold skips almost every row.
+    const top: VectorHit[] = [];
+    let threshold = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const score = scores[i];
+      if (score < threshold) continue;
+      const hit = { id: this.rows[slots ? slots[i] : i].id, score };
+      if (top.length === k && compareHits(hit, top[k - 1]) >= 0) continue;
+      let at = top.length;
+      while (at > 0 && compareHits(hit, top[at - 1]) < 0) at--;
+      top.splice(at, 0, hit);
+      if (top.length > k) top.pop();
+      if (top.length === k) threshold = top[k - 1].score;
+    }
+    return top;
+  }
+}
