@@ -320,12 +320,23 @@ export class EarlierWritePending extends Error {
 /** A write processing for longer than this no longer holds back later ones (it may be stuck). */
 export const ARRIVAL_ORDER_WAIT_MS = 120_000;
 
+/** Throws EarlierWritePending while a write that arrived earlier in the same user scope is unfinished. */
+export async function awaitTurn(store: Store, memory: MemoryRecord): Promise<void> {
+  const since = new Date(Date.now() - ARRIVAL_ORDER_WAIT_MS).toISOString();
+  if (await store.memories.pendingBefore(scopeOf(memory), memory.seq, since)) throw new EarlierWritePending(memory.id);
+}
+
+/** Cheap pre-check for runners that run all stages at once: no stage work is done for a write that must wait. */
+export async function checkTurn(store: Store, ref: WriteRef): Promise<void> {
+  const memory = await loadCurrent(store, ref);
+  if (!isSkipped(memory)) await awaitTurn(store, memory);
+}
+
 export async function commitStage(deps: PipelineDeps, ref: WriteRef, input: CommitInput, owner: string): Promise<CommitOutput> {
   const first = await loadCurrent(deps.store, ref);
   if (isSkipped(first)) return first;
   const scope = scopeOf(first);
-  const since = new Date(Date.now() - ARRIVAL_ORDER_WAIT_MS).toISOString();
-  if (await deps.store.memories.pendingBefore(scope, first.seq, since)) throw new EarlierWritePending(ref.memoryId);
+  await awaitTurn(deps.store, first);
 
   return withScopeLock(deps.store, scope, owner, async () => {
     // Re-check under the lease: an update or deletion may have landed meanwhile.

@@ -9,6 +9,7 @@ import {
   embedStage,
   extractEntitiesStage,
   extractFactsStage,
+  checkTurn,
   EarlierWritePending,
   type PipelineDeps,
 } from '../../pipeline/write/stages.js';
@@ -41,6 +42,7 @@ export async function runPipeline(deps: PipelineDeps, ref: WriteRef, owner: stri
       timings[stage] = Math.round((performance.now() - started) * 100) / 100;
     }
   };
+  await checkTurn(deps.store, ref);
   const [embed, entities, facts] = await Promise.all([
     timed('embed', () => embedStage(deps, ref)),
     timed('entities', () => extractEntitiesStage(deps, ref)),
