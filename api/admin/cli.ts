@@ -52,7 +52,7 @@ async function run(argv: string[]): Promise<unknown> {
         throw new UsageError(`--${issue.path.join('.') || 'options'}: ${issue.message}\n${usage}`);
       }
       const o = parsed.data;
-      return createKey(store, { workspace: o.workspace, plan: o.plan as any, scopes: o.scopes, agentId: o.agent ?? null });
+      return await createKey(store, { workspace: o.workspace, plan: o.plan as any, scopes: o.scopes, agentId: o.agent ?? null });
     }
     if (action === 'revoke') {
       const keyId = rest[0];
