@@ -425,6 +425,24 @@ export function describeStoreContract(
         ]);
         expect(await store.memories.summarizeByAgent(ws, [])).toEqual([]);
       });
+
+      it('pendingBefore: an earlier, recent, processing write in the same user scope', async () => {
+        const ws = newWorkspaceId();
+        const scope = { workspaceId: ws, agentId: null, userId: 'u' };
+        await store.memories.insert(memory(ws, { userId: 'u', seq: 5, status: 'processing', updatedAt: at(10) }));
+        await store.memories.insert(memory(ws, { userId: 'u', seq: 3, status: 'ready', updatedAt: at(10) }));
+        await store.memories.insert(memory(ws, { userId: 'other', seq: 1, status: 'processing', updatedAt: at(10) }));
+        await store.memories.insert(memory(ws, { userId: 'u', agentId: 'bot', seq: 1, status: 'processing', updatedAt: at(10) }));
+        expect(await store.memories.pendingBefore(scope, 6, at(0))).toBe(true);
+        expect(await store.memories.pendingBefore(scope, 5, at(0))).toBe(false); // only strictly earlier writes
+        expect(await store.memories.pendingBefore(scope, 6, at(10))).toBe(false); // stale ones no longer hold back
+        expect(await store.memories.pendingBefore({ ...scope, userId: null }, 99, at(0))).toBe(false);
+        const gone = memory(ws, { userId: 'u', seq: 2, status: 'processing', updatedAt: at(10) });
+        await store.memories.insert(gone);
+        expect(await store.memories.pendingBefore(scope, 4, at(0))).toBe(true);
+        await store.memories.forget(ws, gone.id, at(11));
+        expect(await store.memories.pendingBefore(scope, 4, at(0))).toBe(false);
+      });
     });
 
     // ------------------------------------------------------------------ facts
