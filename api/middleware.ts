@@ -91,10 +91,7 @@ export function rateLimit(svc: Services) {
   };
 }
 
-/** The JSON request body as an object (empty object when there is none). */
+/** The parsed JSON body; an absent body reads as `{}` so validation names the missing fields. */
 export function bodyOf(ctx: Context): unknown {
-  const body = (ctx.request as any).body;
-  return body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0 && ctx.get('content-length') === '')
-    ? {}
-    : body;
+  return (ctx.request as Context['request'] & { body?: unknown }).body ?? {};
 }

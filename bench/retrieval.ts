@@ -15,7 +15,7 @@ import { createKey } from '../core/commands/keys.js';
 import { createLogger } from '../core/logger.js';
 import { derivedId } from '../core/ids.js';
 import { startServer } from '../api/server.js';
-import { factRules } from '../core/bootstrap.js';
+import { factRules } from '../pipeline/extraction/fact-rules.js';
 import { metadataTerms } from '../storage/vector/types.js';
 import { memories as templates, queries } from '../test/eval/retrieval/dataset.js';
 import type { FactRecord, MemoryRecord } from '../storage/types.js';

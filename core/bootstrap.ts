@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { ConfigError, type Config } from './config.js';
 import { MongoStore } from '../storage/mongo/store.js';
 import { ElasticsearchVectorIndex } from '../storage/elasticsearch/index.js';
@@ -9,29 +8,17 @@ import { SqliteStore } from '../storage/sqlite/store.js';
 import { EmbeddedVectorIndex } from '../storage/vector/embedded.js';
 import type { Store } from '../storage/types.js';
 import type { VectorIndex } from '../storage/vector/types.js';
-import type { FactRules, PipelineDeps } from '../pipeline/write/stages.js';
-import type { Embedder, PredicateFamily } from '../pipeline/types.js';
+import type { PipelineDeps } from '../pipeline/write/stages.js';
+import type { Embedder } from '../pipeline/types.js';
 import { createEmbedder } from '../pipeline/embedding/index.js';
 import { createEntityExtractor, createFactExtractor } from '../pipeline/extraction/index.js';
 import { createContradictionJudge } from '../pipeline/contradiction/index.js';
-import { candidatePredicates, canonicalizeVerb, familyOf, isKnownPredicate, toPredicateName } from '../pipeline/extraction/taxonomy.js';
-import { normalizeObject, subjectKey } from '../pipeline/extraction/normalize.js';
+import { factRules } from '../pipeline/extraction/fact-rules.js';
 import { EmbeddedQueue } from '../workers/embedded/runner.js';
 import { BullMqQueue, parseStageConcurrency } from '../workers/bullmq/queue.js';
 import { WriteOutcomes } from '../workers/outcomes.js';
 import type { WriteQueue } from '../workers/queue.js';
 import { checkEmbedderMatchesStore } from './embedder-guard.js';
-
-export const factRules: FactRules = {
-  candidatePredicates,
-  normalizeObject,
-  subjectKey,
-  canonicalPredicate(raw: string): { predicate: string; family: PredicateFamily } {
-    const trimmed = raw.trim();
-    const predicate = isKnownPredicate(trimmed) ? trimmed : (canonicalizeVerb(trimmed.replace(/_/g, ' ')) ?? toPredicateName(trimmed));
-    return { predicate, family: familyOf(predicate) };
-  },
-};
 
 export interface ServiceOptions {
   /** Override the logger (tests silence it). */
@@ -111,5 +98,3 @@ export async function createServices(config: Config, options: ServiceOptions = {
   if (options.runWorkers ?? config.RUN_WORKERS) await queue.startWorkers();
   return services;
 }
-
-export const dataPath = (config: Config, ...parts: string[]) => join(config.DATA_DIR, ...parts);

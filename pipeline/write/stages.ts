@@ -101,18 +101,9 @@ export async function extractFactsStage(deps: PipelineDeps, ref: WriteRef): Prom
   const referenceTime = referenceTimeOf(memory);
   const extracted = await deps.factExtractor.extractFacts({ content: memory.content, referenceTime });
   const facts: FactDraft[] = extracted.map((f) => ({
-    subject: f.subject,
-    subjectType: f.subjectType,
-    predicate: f.predicate,
-    predicateRaw: f.predicateRaw,
-    family: f.family,
-    object: f.object,
-    objectIsLiteral: f.objectIsLiteral,
-    negated: f.negated,
-    tense: f.tense,
+    ...f,
     validFrom: (f.validFrom ?? referenceTime).toISOString(),
     validTo: f.validTo ? f.validTo.toISOString() : null,
-    confidence: f.confidence,
   }));
   return { skipped: false, facts };
 }

@@ -1,4 +1,4 @@
-import type { ContradictionDecision, ExtractedEntity, PredicateFamily, SubjectType, Tense } from '../types.js';
+import type { ContradictionDecision, ExtractedEntity, ExtractedFact } from '../types.js';
 
 /**
  * Stage inputs and outputs. Everything here is plain JSON so BullMQ can pass
@@ -12,22 +12,13 @@ export interface WriteRef {
 
 export type Skipped = { skipped: true; reason: 'missing' | 'forgotten' | 'superseded' };
 
-export interface FactDraft {
-  subject: string;
-  subjectType: SubjectType;
-  predicate: string;
-  predicateRaw: string;
-  family: PredicateFamily;
-  object: string;
-  objectIsLiteral: boolean;
-  negated: boolean;
-  tense: Tense;
-  /** Resolved: the stated date, else the write's reference time. */
+/** An extracted fact as JSON: dates become ISO strings and `validFrom` is resolved. */
+export type FactDraft = Omit<ExtractedFact, 'validFrom' | 'validTo'> & {
+  /** The stated date, else the write's reference time. */
   validFrom: string;
   /** Stated end of a past relation ("until 2020"), else null. */
   validTo: string | null;
-  confidence: number;
-}
+};
 
 export interface CandidateDraft {
   id: string;

@@ -24,7 +24,10 @@ export function healthRoutes(svc: Services): Router {
     ]);
     const ready = Object.values(checks).every((v) => v === 'ok');
     ctx.status = ready ? 200 : 503;
-    ctx.body = ready ? { ok: true, checks } : { code: 'not_ready', message: 'A dependency is unreachable', checks };
+    const failing = Object.entries(checks).filter(([, v]) => v !== 'ok');
+    ctx.body = ready
+      ? { ok: true, checks }
+      : { code: 'not_ready', message: `Unreachable: ${failing.map(([name, error]) => `${name} (${error})`).join('; ')}` };
   });
   return router;
 }
