@@ -85,4 +85,3 @@ describe('hostile input', () => {
     expect(({} as any).admin).toBeUndefined();
   });
 });
-});
