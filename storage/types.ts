@@ -162,8 +162,8 @@ export interface FactFilter {
   agentId?: string | null;
   runId?: string;
   subjectKey?: string;
-  /** Subject key or object key equals these (an entity mentioned on either side). */
-  entity?: { subjectKey: string; objectKey: string };
+  /** Subject key or object key is one of these (an entity mentioned on either side, under any of its names). */
+  entity?: { subjectKeys: string[]; objectKeys: string[] };
   predicate?: string;
   family?: PredicateFamily;
   /** Facts valid at this instant: valid_from <= asOf and (invalid_at null or > asOf). */
@@ -225,6 +225,8 @@ export interface EntityRepository {
   /** Merges by (scope, canonical): adds aliases and memory ids idempotently. */
   upsert(scope: UserScope, entity: { canonical: string; name: string; type: EntityType; aliases: string[] }, memoryId: string, at: string): Promise<void>;
   find(scope: Partial<UserScope> & { workspaceId: string }, canonical: string): Promise<EntityRecord[]>;
+  /** Entities whose canonical key or one of whose aliases equals `key` (lower-cased), e.g. "sister" → Anna. */
+  resolve(scope: Partial<UserScope> & { workspaceId: string }, key: string): Promise<EntityRecord[]>;
   listByMemory(workspaceId: string, memoryId: string): Promise<EntityRecord[]>;
   /** Removes a memory from entities' links; entities left with no memory are deleted. */
   unlinkMemory(workspaceId: string, memoryId: string): Promise<void>;

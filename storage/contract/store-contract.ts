@@ -513,8 +513,9 @@ export function describeStoreContract(
         expect(await q({ agentId: null, userId: null })).toEqual([c.id]);
         expect(await q({ runId: 'r1' })).toEqual(sorted([a.id, d.id]));
         expect(await q({ subjectKey: 'user' })).toEqual(sorted([a.id, c.id]));
-        expect(await q({ entity: { subjectKey: 'anna', objectKey: 'anna' } })).toEqual(sorted([a.id, b.id]));
-        expect(await q({ entity: { subjectKey: 'anna', objectKey: 'anna' }, userId: 'alice', agentId: null })).toEqual([a.id]);
+        expect(await q({ entity: { subjectKeys: ['anna'], objectKeys: ['anna'] } })).toEqual(sorted([a.id, b.id]));
+        expect(await q({ entity: { subjectKeys: ['anna'], objectKeys: ['anna'] }, userId: 'alice', agentId: null })).toEqual([a.id]);
+        expect(await q({ entity: { subjectKeys: [], objectKeys: [] } })).toEqual([]);
         expect(await q({ predicate: 'lives_in' })).toEqual(sorted([b.id, d.id]));
         expect(await q({ family: 'people' })).toEqual([a.id]);
         expect(await q({ sourceMemoryId: 'mem_x' })).toEqual(sorted([a.id, d.id]));
@@ -712,6 +713,18 @@ export function describeStoreContract(
     // ------------------------------------------------------------------ entities
 
     describe('entities', () => {
+      it('resolve finds entities by canonical key or by alias, within the scope', async () => {
+        const ws = newWorkspaceId();
+        const scope = { workspaceId: ws, agentId: null, userId: 'alice' };
+        await store.entities.upsert(scope, { canonical: 'anna', name: 'Anna', type: 'person', aliases: ['my sister', 'sister'] }, 'mem_1', at(1));
+        await store.entities.upsert({ ...scope, userId: 'bob' }, { canonical: 'anna', name: 'Anna', type: 'person', aliases: [] }, 'mem_2', at(1));
+        expect((await store.entities.resolve(scope, 'sister')).map((e) => e.name)).toEqual(['Anna']);
+        expect((await store.entities.resolve(scope, 'anna')).map((e) => e.userId)).toEqual(['alice']);
+        expect((await store.entities.resolve({ workspaceId: ws }, 'anna')).length).toBe(2);
+        expect(await store.entities.resolve(scope, 'brother')).toEqual([]);
+        expect(await store.entities.resolve({ workspaceId: newWorkspaceId() }, 'anna')).toEqual([]);
+      });
+
       it('upsert merges by (scope, canonical): aliases and memory ids are sets; name and type are kept', async () => {
         const ws = newWorkspaceId();
         const scope = { workspaceId: ws, agentId: null, userId: 'alice' };

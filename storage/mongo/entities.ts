@@ -79,6 +79,15 @@ export class MongoEntityRepository implements EntityRepository {
     return docs.map(toRecord);
   }
 
+  async resolve(scope: Partial<UserScope> & { workspaceId: string }, key: string): Promise<EntityRecord[]> {
+    // Aliases are stored as extracted (relation words such as "sister" are lower-case already).
+    const f: Filter<EntityDoc> = { workspaceId: scope.workspaceId, $or: [{ canonical: key }, { aliases: key }] };
+    if (scope.agentId !== undefined) f.agentId = scope.agentId;
+    if (scope.userId !== undefined) f.userId = scope.userId;
+    const docs = await this.col.find(f).sort({ createdAt: 1, _id: 1 }).toArray();
+    return docs.map(toRecord);
+  }
+
   async listByMemory(workspaceId: string, memoryId: string): Promise<EntityRecord[]> {
     const docs = await this.col.find({ workspaceId, memoryIds: memoryId }).sort({ canonical: 1, _id: 1 }).toArray();
     return docs.map(toRecord);

@@ -85,7 +85,7 @@ function where(f: FactFilter): Filter<FactDoc> {
   maybe(base, 'predicate', f.predicate);
   maybe(base, 'family', f.family);
   maybe(base, 'sourceMemoryId', f.sourceMemoryId);
-  if (f.entity !== undefined) and.push({ $or: [{ subjectKey: f.entity.subjectKey }, { objectKey: f.entity.objectKey }] });
+  if (f.entity !== undefined) and.push({ $or: [{ subjectKey: { $in: f.entity.subjectKeys } }, { objectKey: { $in: f.entity.objectKeys } }] });
   if (f.ids) base._id = { $in: f.ids };
   if (f.asOf !== undefined) {
     base.validFrom = { $lte: f.asOf };

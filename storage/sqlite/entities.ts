@@ -63,6 +63,14 @@ export class SqliteEntityRepository implements EntityRepository {
     return (this.db.prepare(`SELECT * FROM entities ${w.sql}`).all(...w.params) as any[]).map(this.map);
   }
 
+  async resolve(scope: Partial<UserScope> & { workspaceId: string }, key: string): Promise<EntityRecord[]> {
+    const w = new Where().eq('workspace_id', scope.workspaceId);
+    if (scope.agentId !== undefined) w.eq('agent_key', keyOf(scope.agentId));
+    if (scope.userId !== undefined) w.eq('user_key', keyOf(scope.userId));
+    w.raw('(canonical = ? OR EXISTS (SELECT 1 FROM json_each(entities.aliases) WHERE lower(value) = ?))', key, key);
+    return (this.db.prepare(`SELECT * FROM entities ${w.sql} ORDER BY created_at, id`).all(...w.params) as any[]).map(this.map);
+  }
+
   async listByMemory(workspaceId: string, memoryId: string): Promise<EntityRecord[]> {
     const rows = this.db
       .prepare(

@@ -68,7 +68,10 @@ function where(f: FactFilter): Where {
   const w = new Where().eq('workspace_id', f.workspaceId);
   w.maybe('user_id', f.userId).maybe('agent_id', f.agentId).maybe('run_id', f.runId);
   w.maybe('subject_key', f.subjectKey).maybe('predicate', f.predicate).maybe('family', f.family).maybe('source_memory_id', f.sourceMemoryId);
-  if (f.entity !== undefined) w.raw('(subject_key = ? OR object_key = ?)', f.entity.subjectKey, f.entity.objectKey);
+  if (f.entity !== undefined) {
+    const { subjectKeys: s, objectKeys: o } = f.entity;
+    w.raw(`(subject_key IN (${s.map(() => '?').join(',') || 'NULL'}) OR object_key IN (${o.map(() => '?').join(',') || 'NULL'}))`, ...s, ...o);
+  }
   if (f.ids) w.in('id', f.ids);
   if (f.asOf !== undefined) {
     w.raw('valid_from <= ?', f.asOf).raw('(invalid_at IS NULL OR invalid_at > ?)', f.asOf);

@@ -154,3 +154,16 @@ describe('GET /v1/profile', () => {
     expect((await t.api().get('/v1/profile')).status).toBe(422);
   });
 });
+
+describe('GET /v1/facts?entity= through the entity graph', () => {
+  it('finds facts about a person by name or by an alias the extractor recorded', async () => {
+    await t.api().post('/v1/memories', { content: 'My sister Anna lives in Rome.', user_id: 'graph' });
+    await t.settle();
+    const byName = (await t.api().get('/v1/facts?user_id=graph&entity=Anna')).body.facts.map((f: any) => `${f.subject} ${f.predicate} ${f.object}`).sort();
+    expect(byName).toEqual(['Anna lives_in Rome', 'user has_sister Anna']);
+    const byAlias = (await t.api().get('/v1/facts?user_id=graph&entity=sister')).body.facts.map((f: any) => `${f.subject} ${f.predicate} ${f.object}`).sort();
+    expect(byAlias).toEqual(byName);
+    expect((await t.api().get('/v1/facts?user_id=graph&entity=rome')).body.total).toBe(1);
+    expect((await t.api().get('/v1/facts?user_id=graph&entity=brother')).body.total).toBe(0);
+  });
+});

@@ -7,6 +7,17 @@ import { presentFact, presentWriteFact } from '../../presenters.js';
 import { validate } from '../../validation.js';
 import { correctFactSchema, factIdSchema, factsQuery, forgetFactSchema, writeFactSchema } from './schema.js';
 
+/** Every name the entity graph knows for `name` ("sister" → Anna), as subject and object keys. */
+async function entityKeys(svc: Services, scope: { workspaceId: string; agentId?: string; userId?: string }, name: string) {
+  const names = new Set([name]);
+  for (const entity of await svc.store.entities.resolve(scope, name.trim().toLowerCase())) {
+    names.add(entity.name);
+    names.add(entity.canonical);
+  }
+  const rules = svc.pipeline.rules;
+  return { subjectKeys: [...names].map(rules.subjectKey), objectKeys: [...names].map(rules.normalizeObject) };
+}
+
 export function factRoutes(svc: Services): Router<AppState> {
   const router = new Router<AppState>();
 
@@ -15,15 +26,17 @@ export function factRoutes(svc: Services): Router<AppState> {
     requireScope(principal, 'memories:read');
     const q = validate(factsQuery, ctx.query);
     const rules = svc.pipeline.rules;
-    const predicate = q.predicate === undefined ? undefined : svc.pipeline.rules.canonicalPredicate(q.predicate).predicate;
+    const predicate = q.predicate === undefined ? undefined : rules.canonicalPredicate(q.predicate).predicate;
+    const agentId = readAgent(principal, q.agent_id);
+    const entity = q.entity === undefined ? undefined : await entityKeys(svc, { workspaceId: principal.workspace.id, agentId, userId: q.user_id }, q.entity);
     const page = await svc.store.facts.query(
       {
         workspaceId: principal.workspace.id,
         userId: q.user_id,
-        agentId: readAgent(principal, q.agent_id),
+        agentId,
         runId: q.run_id,
         subjectKey: q.subject === undefined ? undefined : rules.subjectKey(q.subject),
-        entity: q.entity === undefined ? undefined : { subjectKey: rules.subjectKey(q.entity), objectKey: rules.normalizeObject(q.entity) },
+        entity,
         predicate,
         family: q.predicate_family,
         asOf: q.as_of,
