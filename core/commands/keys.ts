@@ -1,5 +1,5 @@
 import { hashApiKey, newApiKeySecret, newId } from '../ids.js';
-import { ALL_SCOPES, type Plan, type Scope, type Store } from '../../storage/types.js';
+import { ALL_SCOPES, type Plan, type Scope, type Store, type WorkspaceRecord } from '../../storage/types.js';
 
 export interface CreatedKey {
   key: string;
@@ -18,9 +18,17 @@ export async function createKey(
   const now = new Date().toISOString();
   let workspace = await store.workspaces.getBySlug(input.workspace);
   if (!workspace) {
-    workspace = { id: newId('ws'), slug: input.workspace, plan: input.plan, createdAt: now };
-    await store.workspaces.insert(workspace);
-  } else if (workspace.plan !== input.plan) {
+    const fresh: WorkspaceRecord = { id: newId('ws'), slug: input.workspace, plan: input.plan, createdAt: now };
+    try {
+      await store.workspaces.insert(fresh);
+      workspace = fresh;
+    } catch (error) {
+      // Another process (a second API replica, the admin CLI) created the same slug at the same moment.
+      workspace = await store.workspaces.getBySlug(input.workspace);
+      if (!workspace) throw error;
+    }
+  }
+  if (workspace.plan !== input.plan) {
     await store.workspaces.setPlan(workspace.id, input.plan);
     workspace = { ...workspace, plan: input.plan };
   }
