@@ -222,7 +222,11 @@ export async function placeFact(deps: Pick<PipelineDeps, 'store' | 'rules' | 'ju
   const { store } = deps;
   const ws = p.memory.workspaceId;
   const existing = await store.facts.get(ws, p.factId);
-  if (existing) return { kind: 'inserted', fact: existing, invalidated: existing.invalidated };
+  if (existing) {
+    // A retry after a crash between insert and invalidation: finish the invalidation (conditional, so idempotent).
+    await invalidateFacts(store, ws, existing.invalidated, p.fact.validTo ?? p.fact.validFrom, p.factId);
+    return { kind: 'inserted', fact: existing, invalidated: existing.invalidated };
+  }
 
   const scope = scopeOf(p.memory);
   const candidates = await findCandidates(deps, scope, p.fact, new Set([p.factId]));
