@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../test/support/server.js';
+import { SHARED_CACHE_DIR, startTestServer, type TestServer } from '../test/support/server.js';
+import { startApiProcess, stopProcess } from '../test/support/processes.js';
 import { testRedisUrl } from '../test/support/redis.js';
 
 describe('plans and quotas', () => {
@@ -97,34 +98,33 @@ describe('per-second rate limit', () => {
     }
   });
 
-  it('is shared by two API servers through Redis', async () => {
+  it('rate limits and quotas are shared with a second API process through Redis', async () => {
     const env = { REDIS_URL: testRedisUrl(), RATE_LIMIT_PER_SECOND: '6' };
     const a = await startTestServer(env);
-    const b = await startTestServer(env, { dataDir: a.dataDir });
+    const b = await startApiProcess({ ...env, DATA_DIR: a.dataDir, CACHE_DIR: SHARED_CACHE_DIR, QUEUE_PREFIX: `lim${process.pid}` });
     try {
-      const calls = Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).api(a.key).get('/v1/memories'));
-      const results = await Promise.all(calls);
-      expect(results.filter((r) => r.status === 200).length).toBe(6);
-      expect(results.filter((r) => r.status === 429).length).toBe(6);
-    } finally {
-      await b.close();
-      await a.close();
-    }
-  });
+      const viaB = (key: string, path: string, init: RequestInit = {}) =>
+        fetch(`${b.url}${path}`, { ...init, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' } });
+      // per-second rate limit: 12 requests split across both processes, 6 allowed in total
+      const statuses = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => (i % 2 ? a.api(a.key).get('/v1/memories').then((r) => r.status) : viaB(a.key, '/v1/memories').then((r) => r.status))),
+      );
+      expect(statuses.filter((s) => s === 200).length).toBe(6);
+      expect(statuses.filter((s) => s === 429).length).toBe(6);
 
-  it('quota counters are shared by two API servers through Redis', async () => {
-    const env = { REDIS_URL: testRedisUrl() };
-    const a = await startTestServer(env);
-    const b = await startTestServer(env, { dataDir: a.dataDir });
-    try {
+      // monthly write quota: 1099 used through one process, the 1100th write lands on the other, then both refuse
       const created = await a.keyFor({ workspace: 'shared-quota', plan: 'hobby' });
       const ws = (await a.services.store.workspaces.getBySlug('shared-quota'))!;
       await a.services.limits.consume('write', ws.id, 'hobby', 1_099);
-      expect((await b.api(created.key).post('/v1/memories', { content: 'via b' })).status).toBe(200);
-      expect((await a.api(created.key).post('/v1/memories', { content: 'via a' })).status).toBe(429);
+      await new Promise((r) => setTimeout(r, 1_100)); // a fresh second for the rate limit
+      expect((await viaB(created.key, '/v1/memories', { method: 'POST', body: JSON.stringify({ content: 'via b' }) })).status).toBe(200);
+      const refused = await a.api(created.key).post('/v1/memories', { content: 'via a' });
+      expect(refused.status).toBe(429);
+      expect(refused.body.code).toBe('quota_exceeded');
+      expect((await viaB(created.key, '/v1/memories', { method: 'POST', body: JSON.stringify({ content: 'via b again' }) })).status).toBe(429);
     } finally {
-      await b.close();
+      await stopProcess(b.child);
       await a.close();
     }
-  });
+  }, 60_000);
 });

@@ -1,9 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SHARED_CACHE_DIR } from '../../test/support/server.js';
+import { startApiProcess, stopProcess } from '../../test/support/processes.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const dirs: string[] = [];
@@ -26,24 +27,11 @@ function admin(dataDir: string, ...args: string[]) {
   return { status: result.status, stderr: result.stderr, last: lines[lines.length - 1] };
 }
 
-/** `npm start` in a fresh data folder; resolves with the printed key and the URL. */
-async function startService(dataDir: string, env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'api', 'main.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, CACHE_DIR: SHARED_CACHE_DIR, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const deadline = Date.now() + 30_000;
-  while (!/"url":"([^"]+)"/.test(output)) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  const url = /"url":"([^"]+)"/.exec(output)![1];
-  const key = /\n {2}(eng_\S+)\n/.exec(output)?.[1] ?? null;
-  return { child, url, key, output: () => output, stop: () => new Promise<void>((r) => (child.once('exit', () => r()), child.kill('SIGTERM'))) };
+/** `npm start`'s entry point on a data folder; resolves with the URL and the key it printed, if any. */
+async function startService(dataDir: string) {
+  const { child, url } = await startApiProcess({ DATA_DIR: dataDir, CACHE_DIR: SHARED_CACHE_DIR });
+  const key = /\n {2}(eng_\S+)\n/.exec(child.output())?.[1] ?? null;
+  return { url, key, stop: () => stopProcess(child) };
 }
 
 describe('first start and the admin CLI', () => {

@@ -3,9 +3,22 @@ import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
+export type OutputProcess = ChildProcess & { output: () => string };
+
 /** Starts `npm run worker`'s entry point as a real child process. */
-export function startWorkerProcess(env: Record<string, string>): ChildProcess & { output: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'workers', 'main.ts')], {
+export function startWorkerProcess(env: Record<string, string>): OutputProcess {
+  return startEntryPoint(join('workers', 'main.ts'), env);
+}
+
+/** Starts `npm start`'s entry point as a real child process on an ephemeral port; resolves with its URL. */
+export async function startApiProcess(env: Record<string, string>): Promise<{ child: OutputProcess; url: string }> {
+  const child = startEntryPoint(join('api', 'main.ts'), { PORT: '0', HOST: '127.0.0.1', ...env });
+  await waitForOutput(child, '"url":"');
+  return { child, url: /"url":"([^"]+)"/.exec(child.output())![1] };
+}
+
+function startEntryPoint(entry: string, env: Record<string, string>): OutputProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, entry)], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -17,7 +30,7 @@ export function startWorkerProcess(env: Record<string, string>): ChildProcess & 
 }
 
 /** Resolves once the process has printed `text` (or rejects on exit/timeout). */
-export function waitForOutput(child: ChildProcess & { output: () => string }, text: string, timeoutMs = 30_000): Promise<void> {
+export function waitForOutput(child: OutputProcess, text: string, timeoutMs = 30_000): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setInterval(() => {
       if (child.output().includes(text)) {
