@@ -11,6 +11,8 @@ export const DEFAULT_TOKEN_BUDGET = 800;
 /** Live facts considered per request (the most recent when a scope has more), as many as a profile shows. */
 const MAX_FACTS = 200;
 const MAX_MEMORIES = 30;
+/** Shortest excerpt of a memory worth including when the whole memory does not fit. */
+const MIN_EXCERPT_CHARS = 60;
 
 export const estimateTokens = (text: string) => Math.ceil(text.length / CHARS_PER_TOKEN);
 
@@ -64,13 +66,19 @@ interface Line {
  * when every fact fits, the facts block is identical for every query, so its
  * hash works as a prompt-cache key.
  */
-function fillSection(heading: string, lines: Line[], maxChars: number) {
+function fillSection(heading: string, lines: Line[], maxChars: number, options: { truncate?: boolean } = {}) {
   let length = heading.length;
   const chosen: Line[] = [];
   for (const line of lines) {
-    if (length + 1 + line.text.length > maxChars) continue;
-    length += 1 + line.text.length;
-    chosen.push(line);
+    let text = line.text;
+    const room = maxChars - length - 1;
+    if (text.length > room) {
+      // A long memory that does not fit whole still contributes its beginning, when there is room for it.
+      if (!options.truncate || room < MIN_EXCERPT_CHARS) continue;
+      text = `${text.slice(0, room - 1).trimEnd()}…`;
+    }
+    length += 1 + text.length;
+    chosen.push({ ...line, text });
   }
   if (chosen.length === 0) return { text: '', used: [] as Line[] };
   const ordered = [...chosen].sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
@@ -126,6 +134,7 @@ export async function assembleContext(
     'Relevant memories:',
     memories.map(({ memory, hit }, rank) => ({ id: memory.id, text: memoryLine(memory.content), score: hit.score, order: String(rank).padStart(4, '0') })),
     remaining,
+    { truncate: true },
   );
 
   const context = stable.text && volatile.text ? `${stable.text}\n\n${volatile.text}` : stable.text || volatile.text;

@@ -90,3 +90,16 @@ describe('GET /v1/context', () => {
     expect(res.body).toEqual({ code: 'invalid_request', message });
   });
 });
+
+describe('long memories and small budgets', () => {
+  it('includes the beginning of a memory that does not fit whole, within the budget', async () => {
+    const long = `My grandmother's recipe for plum cake: ${'butter, flour, sugar and plums, baked slowly. '.repeat(60)}`;
+    await t.api().post('/v1/memories', { content: long, user_id: 'ctx-long' });
+    await t.settle();
+    const body = (await t.api().get('/v1/context?query=plum+cake+recipe&user_id=ctx-long&token_budget=100')).body;
+    expect(body.tokens).toBeLessThanOrEqual(100);
+    expect(body.volatile).toContain("My grandmother's recipe for plum cake");
+    expect(body.volatile.endsWith('…')).toBe(true);
+    expect(body.sources.some((s: string) => s.startsWith('mem_'))).toBe(true);
+  });
+});
