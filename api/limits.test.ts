@@ -128,3 +128,22 @@ describe('per-second rate limit', () => {
     }
   }, 60_000);
 });
+
+describe('when Redis is down', () => {
+  it('requests that need it answer 503 quickly, never hang or 500', async () => {
+    const t = await startTestServer({ REDIS_URL: 'redis://127.0.0.1:9' }, { runWorkers: false });
+    try {
+      const started = Date.now();
+      const res = await t.api().post('/v1/memories', { content: 'cannot be queued' });
+      expect(res.status).toBe(503);
+      expect(Object.keys(res.body).sort()).toEqual(['code', 'message']);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect((await t.api().get('/v1/ping')).status).toBe(200);
+      expect((await t.api().get('/readyz')).status).toBe(503);
+      // nothing half-written is left behind
+      expect((await t.services.store.memories.count({ workspaceId: (await t.services.store.workspaces.getBySlug('test'))!.id })).valueOf()).toBe(0);
+    } finally {
+      await t.close();
+    }
+  }, 30_000);
+});

@@ -22,5 +22,9 @@ export const quotaExceeded = (kind: 'write' | 'query', limit: number) =>
   new ApiError(429, 'quota_exceeded', `Monthly ${kind} quota of ${limit} reached (grace included); it resets at the next billing cycle`);
 export const rateLimited = (retryAfterSeconds: number) =>
   new ApiError(429, 'rate_limit_exceeded', 'Too many requests per second; retry later', { 'Retry-After': String(retryAfterSeconds) });
+export const queueUnavailable = () =>
+  new ApiError(503, 'queue_unavailable', 'The write queue is temporarily unavailable; nothing was stored, retry');
+export const countersUnavailable = () =>
+  new ApiError(503, 'service_unavailable', 'Rate limit and quota counters are temporarily unavailable; retry');
 export const searchUnavailable = () =>
   new ApiError(503, 'search_unavailable', 'Vector search backend temporarily unavailable; retry');

@@ -9,7 +9,7 @@ import {
 } from 'rate-limiter-flexible';
 import type { Plan } from '../storage/types.js';
 import { billingPeriod } from './clock.js';
-import { quotaExceeded, rateLimited } from './errors.js';
+import { countersUnavailable, quotaExceeded, rateLimited } from './errors.js';
 import { PLANS, withGrace } from './plans.js';
 
 type QuotaKind = 'write' | 'query';
@@ -68,7 +68,7 @@ export class UsageLimits {
       await this.rate.consume(keyId, 1);
     } catch (error) {
       if (error instanceof RateLimiterRes) throw rateLimited(Math.max(1, Math.ceil(error.msBeforeNext / 1000)));
-      throw error;
+      throw countersUnavailable();
     }
   }
 
@@ -84,7 +84,7 @@ export class UsageLimits {
         await limiter.reward(key, points).catch(() => undefined);
         throw quotaExceeded(kind, kind === 'write' ? PLANS[plan].monthlyWrites : PLANS[plan].monthlyQueries);
       }
-      throw error;
+      throw countersUnavailable();
     }
   }
 

@@ -20,7 +20,11 @@ export interface Services {
   close(): Promise<void>;
 }
 
+/**
+ * The API-side connection (queue producers, rate limits, quotas) fails fast while
+ * Redis is down, so requests get a 503 instead of hanging; BullMQ workers
+ * duplicate it with `maxRetriesPerRequest: null`, as blocking commands need.
+ */
 export function connectRedis(url: string): Redis {
-  // BullMQ requires maxRetriesPerRequest: null on its connections.
-  return new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false });
+  return new Redis(url, { maxRetriesPerRequest: 2, connectTimeout: 5_000 });
 }

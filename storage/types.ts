@@ -77,6 +77,7 @@ export interface MemoryFilter {
   agentId?: string | null;
   runId?: string;
   status?: MemoryStatus;
+  ids?: string[];
   /** Include forgotten stubs; default false. */
   includeForgotten?: boolean;
 }

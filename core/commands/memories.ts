@@ -1,9 +1,10 @@
 import { nextTimestamp } from '../clock.js';
-import { notFound, staleWrite } from '../errors.js';
+import { notFound, queueUnavailable, staleWrite } from '../errors.js';
 import { derivedId, newId } from '../ids.js';
 import { writeAgent, type Principal } from '../principal.js';
 import type { Services } from '../services.js';
 import type { MemoryRecord } from '../../storage/types.js';
+import type { WriteJob } from '../../workers/queue.js';
 import { invalidateFacts, scopeOf, withScopeLock } from '../../pipeline/write/stages.js';
 import { ensureAgent } from './agents.js';
 import { writeAudit } from './audit.js';
@@ -62,8 +63,26 @@ export async function addMemory(svc: Services, principal: Principal, input: Memo
   const memory = newMemoryRecord(principal, input, agentId, await nextWriteSeq(svc, principal.workspace.id));
   await svc.store.memories.insert(memory);
   await svc.store.history.append([createdEvent(memory)]);
-  await svc.queue.enqueue([{ workspaceId: memory.workspaceId, memoryId: memory.id, version: memory.version }]);
+  await enqueueOrWithdraw(svc, principal, [memory], [{ workspaceId: memory.workspaceId, memoryId: memory.id, version: memory.version }]);
   return memory;
+}
+
+/**
+ * A write is accepted only once its job is queued. When the queue cannot take it
+ * (Redis down), the new memories are withdrawn and the quota given back, so the
+ * caller's retry neither duplicates nor loses anything.
+ */
+export async function enqueueOrWithdraw(svc: Services, principal: Principal, memories: MemoryRecord[], jobs: WriteJob[]): Promise<void> {
+  try {
+    await svc.queue.enqueue(jobs);
+  } catch (error) {
+    svc.logger.error({ err: error }, 'enqueue failed; withdrawing the write');
+    const ids = memories.map((m) => m.id);
+    await svc.store.memories.purge({ workspaceId: principal.workspace.id, ids });
+    await svc.store.history.purgeMemories(principal.workspace.id, ids);
+    await svc.limits.refund('write', principal.workspace.id, principal.workspace.plan, memories.length).catch(() => undefined);
+    throw queueUnavailable();
+  }
 }
 
 /** An active memory the key can see, or 404. */
@@ -112,7 +131,14 @@ export async function updateMemory(
         fact: null,
       },
     ]);
-    await svc.queue.enqueue([{ workspaceId: updated.workspaceId, memoryId: id, version: updated.version }]);
+    try {
+      await svc.queue.enqueue([{ workspaceId: updated.workspaceId, memoryId: id, version: updated.version }]);
+    } catch (error) {
+      svc.logger.error({ err: error, memoryId: id }, 'enqueue failed after an update');
+      const message = 'The write queue was unavailable; update the memory again to re-run extraction';
+      await svc.store.memories.update(updated.workspaceId, id, { status: 'error', error: message }, updated.version);
+      throw queueUnavailable();
+    }
     return updated;
   }
 }

@@ -71,6 +71,7 @@ function where(filter: MemoryFilter): Filter<MemoryDoc> {
   maybe(f, 'agentId', filter.agentId);
   maybe(f, 'runId', filter.runId);
   maybe(f, 'status', filter.status);
+  if (filter.ids) f._id = { $in: filter.ids };
   if (!filter.includeForgotten) f.deletedAt = null;
   return f;
 }

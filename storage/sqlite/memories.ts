@@ -51,6 +51,7 @@ const columnOf: Record<string, string> = {
 function where(filter: MemoryFilter): Where {
   const w = new Where().eq('workspace_id', filter.workspaceId);
   w.maybe('user_id', filter.userId).maybe('agent_id', filter.agentId).maybe('run_id', filter.runId).maybe('status', filter.status);
+  if (filter.ids) w.in('id', filter.ids);
   if (!filter.includeForgotten) w.raw('deleted_at IS NULL');
   return w;
 }
