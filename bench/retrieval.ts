@@ -18,7 +18,8 @@ import { startServer } from '../api/server.js';
 import { factRules } from '../pipeline/extraction/fact-rules.js';
 import { metadataTerms } from '../storage/vector/types.js';
 import { memories as templates, queries } from '../test/eval/retrieval/dataset.js';
-import type { FactRecord, MemoryRecord } from '../storage/types.js';
+import type { MemoryRecord } from '../storage/types.js';
+import { fact as factFixture } from '../storage/contract/fixtures.js';
 
 const PER_USER = 1_000;
 const QUERIES = 300;
@@ -78,35 +79,20 @@ async function measure(n: number) {
       );
       // A few live facts per user, as extraction would leave them.
       for (const m of chunk.filter((_, i) => i % 50 === 0)) {
-        const fact: FactRecord = {
+        const object = FILLERS[m.seq % FILLERS.length];
+        const fact = factFixture(ws, {
           id: derivedId('fct', m.id),
-          workspaceId: ws,
           userId: m.userId,
-          agentId: null,
-          runId: null,
-          subject: 'user',
-          subjectKey: 'user',
-          subjectType: 'user',
-          predicate: 'likes',
-          predicateRaw: 'likes',
-          family: 'preferences',
-          object: FILLERS[m.seq % FILLERS.length],
-          objectKey: factRules.normalizeObject(FILLERS[m.seq % FILLERS.length]),
-          objectIsLiteral: false,
-          tense: 'current',
-          confidence: 0.9,
+          object,
+          objectKey: factRules.normalizeObject(object),
           validFrom: now,
-          invalidAt: null,
-          invalidatedBy: null,
-          invalidated: [],
-          confirmations: [m.id],
           lastConfirmedAt: now,
+          createdAt: now,
+          confirmations: [m.id],
           sourceMemoryId: m.id,
           sourceMemoryIds: [m.id],
-          sourceVersion: 1,
           seq: m.seq,
-          createdAt: now,
-        };
+        });
         await store.facts.insert(fact);
       }
     }
