@@ -305,6 +305,8 @@ export interface BatchRecord {
 export interface BatchRepository {
   insert(batch: BatchRecord): Promise<void>;
   get(workspaceId: string, id: string): Promise<BatchRecord | null>;
+  /** Deletes a batch record (a batch withdrawn before any of it was queued). */
+  remove(workspaceId: string, id: string): Promise<void>;
   /** Records one item's outcome exactly once (idempotent per index); completes the batch when all are in. */
   recordItem(workspaceId: string, id: string, index: number, outcome: { ok: true } | { ok: false; error: BatchItemError }, at: string): Promise<BatchRecord | null>;
   /** Drops erased memory ids from batch records of a workspace (content-free, but ids of erased data). */

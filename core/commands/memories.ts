@@ -72,7 +72,13 @@ export async function addMemory(svc: Services, principal: Principal, input: Memo
  * (Redis down), the new memories are withdrawn and the quota given back, so the
  * caller's retry neither duplicates nor loses anything.
  */
-export async function enqueueOrWithdraw(svc: Services, principal: Principal, memories: MemoryRecord[], jobs: WriteJob[]): Promise<void> {
+export async function enqueueOrWithdraw(
+  svc: Services,
+  principal: Principal,
+  memories: MemoryRecord[],
+  jobs: WriteJob[],
+  batchId?: string,
+): Promise<void> {
   try {
     await svc.queue.enqueue(jobs);
   } catch (error) {
@@ -80,6 +86,7 @@ export async function enqueueOrWithdraw(svc: Services, principal: Principal, mem
     const ids = memories.map((m) => m.id);
     await svc.store.memories.purge({ workspaceId: principal.workspace.id, ids });
     await svc.store.history.purgeMemories(principal.workspace.id, ids);
+    if (batchId) await svc.store.batches.remove(principal.workspace.id, batchId);
     await svc.limits.refund('write', principal.workspace.id, principal.workspace.plan, memories.length).catch(() => undefined);
     throw queueUnavailable();
   }

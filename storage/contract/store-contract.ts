@@ -905,6 +905,17 @@ export function describeStoreContract(
     // ------------------------------------------------------------------ batches
 
     describe('batches', () => {
+      it('remove deletes a batch in its own workspace only', async () => {
+        const ws = newWorkspaceId();
+        const batch = { id: uid('bat_'), workspaceId: ws, status: 'processing' as const, received: 2, imported: 0, failed: 0, errors: [], memoryIds: ['m1', 'm2'], createdAt: at(0), completedAt: null };
+        await store.batches.insert(batch);
+        await store.batches.remove(newWorkspaceId(), batch.id);
+        expect(await store.batches.get(ws, batch.id)).not.toBeNull();
+        await store.batches.remove(ws, batch.id);
+        expect(await store.batches.get(ws, batch.id)).toBeNull();
+        await store.batches.remove(ws, batch.id);
+      });
+
       const batch = (workspaceId: string, received: number, overrides: Partial<BatchRecord> = {}): BatchRecord => ({
         id: uid('bat_'),
         workspaceId,

@@ -412,6 +412,10 @@ export class MongoBatchRepository implements BatchRepository {
     return d ? batchOf(d) : null;
   }
 
+  async remove(workspaceId: string, id: string): Promise<void> {
+    await this.col.deleteOne({ _id: id, workspaceId });
+  }
+
   /**
    * Step 1 records the item with a compare-and-set on "outcomes.<index> is absent"
    * (so a replay changes nothing) and bumps the counter in the same update; step 2

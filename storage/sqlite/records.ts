@@ -205,6 +205,13 @@ export class SqliteBatchRepository implements BatchRepository {
     const r = this.db.prepare('SELECT * FROM batches WHERE workspace_id = ? AND id = ?').get(workspaceId, id);
     return r ? this.map(r) : null;
   }
+  async remove(workspaceId: string, id: string): Promise<void> {
+    this.db.transaction(() => {
+      if (this.db.prepare('DELETE FROM batches WHERE workspace_id = ? AND id = ?').run(workspaceId, id).changes === 0) return;
+      this.db.prepare('DELETE FROM batch_items WHERE batch_id = ?').run(id);
+    }).immediate();
+  }
+
   async recordItem(
     workspaceId: string,
     id: string,
