@@ -102,3 +102,29 @@ describe('in-process runner', () => {
     }
   });
 });
+
+describe('when the queue cannot take a write', () => {
+  it('answers 503 queue_unavailable and withdraws the write: no memory, no history, quota refunded', async () => {
+    const t = await startTestServer();
+    try {
+      const ws = (await t.services.store.workspaces.getBySlug('test'))!;
+      const queue = t.services.queue;
+      const enqueue = queue.enqueue.bind(queue);
+      queue.enqueue = async () => {
+        throw new Error('queue down');
+      };
+      const before = await t.services.limits.used('write', ws.id, ws.plan);
+      const add = await t.api().post('/v1/memories', { content: 'never stored', user_id: 'q' });
+      expect(add.status).toBe(503);
+      expect(add.body).toEqual({ code: 'queue_unavailable', message: expect.any(String) });
+      const batch = await t.api().post('/v1/batch', { memories: [{ content: 'a' }, { content: 'b' }] });
+      expect(batch.status).toBe(503);
+      expect(await t.services.store.memories.count({ workspaceId: ws.id, includeForgotten: true })).toBe(0);
+      expect(await t.services.limits.used('write', ws.id, ws.plan)).toBe(before);
+      queue.enqueue = enqueue;
+      expect((await t.api().post('/v1/memories', { content: 'stored now', user_id: 'q' })).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
