@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { checkAgentReadable } from '../commands/agents.js';
+import { cosine } from '../../pipeline/embedding/index.js';
 import { readAgent, type Principal } from '../principal.js';
 import type { Services } from '../services.js';
 import type { FactRecord } from '../../storage/types.js';
@@ -15,12 +16,6 @@ const MAX_MEMORIES = 30;
 const MIN_EXCERPT_CHARS = 60;
 
 export const estimateTokens = (text: string) => Math.ceil(text.length / CHARS_PER_TOKEN);
-
-const dot = (a: Float32Array, b: Float32Array) => {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
-  return s;
-};
 
 /** Fact texts never change, so their vectors are cached by id (a cache only: misses are recomputed). */
 class FactEmbeddingCache {
@@ -110,7 +105,7 @@ export async function assembleContext(
   const rankedFacts = facts
     .map((fact, i) => ({
       fact,
-      score: Math.max(dot(vector, factVectors[i]), ...fact.sourceMemoryIds.map((id) => memoryScore.get(id) ?? -1)),
+      score: Math.max(cosine(vector, factVectors[i]), ...fact.sourceMemoryIds.map((id) => memoryScore.get(id) ?? -1)),
     }))
     .sort((a, b) => byScore({ score: a.score, id: a.fact.id }, { score: b.score, id: b.fact.id }));
   const factsById = new Map(facts.map((f) => [f.id, f]));

@@ -1,4 +1,5 @@
 import { searchUnavailable } from '../errors.js';
+import { toUnitScore } from '../../pipeline/embedding/index.js';
 import { readAgent, type Principal } from '../principal.js';
 import type { Services } from '../services.js';
 import type { MemoryRecord } from '../../storage/types.js';
@@ -14,9 +15,6 @@ export function snippetOf(content: string): string {
   const lastSpace = cut.lastIndexOf(' ');
   return `${(lastSpace > SNIPPET_CHARS * 0.6 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
 }
-
-/** Cosine in [-1, 1] to the API's [0, 1]: opposite or unrelated directions score 0. */
-export const unitScore = (cosine: number) => Math.min(1, Math.max(0, cosine));
 
 export interface ScopeQuery {
   user_id?: string;
@@ -70,7 +68,7 @@ export async function searchMemories(svc: Services, principal: Principal, q: Sco
   return {
     results: found.map(({ hit, memory }) => ({
       id: memory.id,
-      score: unitScore(hit.score),
+      score: toUnitScore(hit.score),
       snippet: snippetOf(memory.content),
       user_id: memory.userId,
       agent_id: memory.agentId,

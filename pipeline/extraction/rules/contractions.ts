@@ -19,7 +19,7 @@ const IS_AFTER_POSSESSIVE =
 export function expandContractions(text: string): string {
   let s = text.replace(/[’‘`´]/g, "'");
   for (const [pattern, replacement] of NOT_CONTRACTIONS) {
-    s = s.replace(pattern, (match, ...groups) => {
+    s = s.replace(pattern, (_match, ...groups) => {
       if (replacement === '__NOT__$1') return `${String(groups[0]).slice(0, -2)} not`;
       return replacement.replace('$1', groups[0] ?? '');
     });

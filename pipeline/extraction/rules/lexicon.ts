@@ -180,7 +180,7 @@ export function isConditionPhrase(phrase: string): boolean {
   const words = p.split(' ');
   const head = words[words.length - 1];
   if (CONDITION_HEADS.has(head) || CONDITION_HEADS.has(head.replace(/s$/, ''))) return true;
-  return words.some((w, i) => CONDITIONS.has(words.slice(i).join(' ')));
+  return words.some((_, i) => CONDITIONS.has(words.slice(i).join(' ')));
 }
 
 export function isMedicationPhrase(phrase: string): boolean {
@@ -189,7 +189,7 @@ export function isMedicationPhrase(phrase: string): boolean {
   const words = p.split(' ');
   if (MEDICATION_HEADS.has(words[words.length - 1])) return true;
   if (/\b\d+\s?(mg|mcg|ml|iu)\b/.test(p)) return true;
-  return words.some((w, i) => MEDICATIONS.has(words.slice(i).join(' ')));
+  return words.some((_, i) => MEDICATIONS.has(words.slice(i).join(' ')));
 }
 
 export function isLoanPhrase(phrase: string): boolean {
