@@ -4,6 +4,7 @@ import { ApiError, invalidKey, notFound } from '../core/errors.js';
 import { hashApiKey } from '../core/ids.js';
 import { principalOf, type Principal } from '../core/principal.js';
 import type { Services } from '../core/services.js';
+import { describeJsonProblem, jsonShapeProblem } from './json-shape.js';
 
 export interface AppState {
   principal: Principal;
@@ -31,6 +32,12 @@ function clientErrorOf(error: any): ApiError | null {
   return new ApiError(422, 'invalid_request', `request: ${error.message ?? 'malformed request'}`);
 }
 
+/**
+ * What request logs name: the matched route pattern (`/v1/users/:end_user/memories`), never the
+ * raw path or query string, which carry end-user ids and query text.
+ */
+const routeOf = (ctx: Context): string => (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? '(unmatched)';
+
 export function errorHandler(svc: Services) {
   return async (ctx: Context, next: Next) => {
     const requestId = ctx.get('x-request-id') || randomUUID();
@@ -46,14 +53,14 @@ export function errorHandler(svc: Services) {
         const clientError = clientErrorOf(error);
         if (clientError) sendError(ctx, clientError);
         else {
-          svc.logger.error({ err: error, requestId, path: ctx.path }, 'unhandled error');
+          svc.logger.error({ err: error, requestId, route: routeOf(ctx) }, 'unhandled error');
           ctx.status = 500;
           ctx.body = { code: 'internal_error', message: 'Internal server error' };
         }
       }
     } finally {
       svc.logger.info(
-        { requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 100) / 100 },
+        { requestId, method: ctx.method, route: routeOf(ctx), status: ctx.status, ms: Math.round((performance.now() - started) * 100) / 100 },
         'request',
       );
     }
@@ -65,6 +72,22 @@ export async function requireJsonBody(ctx: Context, next: Next) {
   const hasBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
   if (hasBody && !ctx.is('application/json', '+json')) {
     throw new ApiError(422, 'invalid_request', 'body: Content-Type must be application/json');
+  }
+  await next();
+}
+
+/** Deepest nesting any request body may have; free-form fields have tighter limits of their own. */
+export const MAX_BODY_DEPTH = 64;
+
+/**
+ * Refuses absurdly nested bodies right after parsing (JSON.parse itself is iterative),
+ * before validation, logging or storage could recurse into them.
+ */
+export async function limitBodyDepth(ctx: Context, next: Next) {
+  const body = (ctx.request as Context['request'] & { body?: unknown }).body;
+  if (body !== null && typeof body === 'object') {
+    const problem = jsonShapeProblem(body, { maxDepth: MAX_BODY_DEPTH, maxChars: Number.POSITIVE_INFINITY });
+    if (problem) throw new ApiError(422, 'invalid_request', `body: ${describeJsonProblem(problem)}`);
   }
   await next();
 }

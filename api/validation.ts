@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { invalidRequest } from '../core/errors.js';
+import { describeJsonProblem, jsonShapeProblem, type JsonLimits } from './json-shape.js';
 
 /** `memories[3].content` from a zod issue path. */
 export function fieldPath(path: readonly PropertyKey[]): string {
@@ -54,12 +55,16 @@ function reason(issue: z.core.$ZodIssue, input: unknown): { path: readonly Prope
   }
 }
 
-/** Parses `input` or throws 422 `invalid_request` with `<field>: <reason>` for the first problem. */
-export function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+/**
+ * Parses `input` or throws 422 `invalid_request` with `<field>: <reason>` for the first problem.
+ * `field` names the input itself (a path parameter such as `id`); bodies default to `body`.
+ */
+export function validate<S extends z.ZodType>(schema: S, input: unknown, field?: string): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const { path, text } = reason(result.error.issues[0], input);
-  throw invalidRequest(`${fieldPath(path)}: ${text}`);
+  const name = field === undefined ? fieldPath(path) : fieldPath([field, ...path]);
+  throw invalidRequest(`${name}: ${text}`);
 }
 
 // ---------------------------------------------------------------- shared field schemas
@@ -75,9 +80,30 @@ export const isoDateTime = z
 /** A free-form scope identifier such as user_id. */
 export const scopeId = z.string().min(1).max(256);
 
-export const metadataSchema = z
-  .record(z.string(), z.unknown())
-  .refine((m) => JSON.stringify(m).length <= 64_000, { message: 'must serialise to at most 64000 characters' });
+/** Documented limits of `metadata`, checked without recursion before anything serialises it. */
+export const METADATA_LIMITS: JsonLimits = { maxDepth: 10, maxChars: 64_000 };
+
+export const metadataSchema = z.record(z.string(), z.unknown()).superRefine((m, ctx) => {
+  const problem = jsonShapeProblem(m, METADATA_LIMITS);
+  if (problem) ctx.addIssue({ code: 'custom', message: describeJsonProblem(problem) });
+});
+
+/** Longest accepted path id (resource ids, `end_user`, agent ids). */
+export const MAX_PATH_ID_CHARS = 256;
+
+/**
+ * A path parameter naming a resource. Its shape is not checked beyond this: an id
+ * the server never minted names no resource, so it is a 404, not a 422.
+ */
+export const pathIdSchema = z
+  .string()
+  .min(1)
+  .max(MAX_PATH_ID_CHARS)
+  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), { message: 'must not contain control characters' })
+  .refine((s) => s.trim().length > 0, { message: 'must not be blank' });
+
+/** The named path parameter, or 422 `<name>: <reason>`. */
+export const pathParam = (name: string, raw: string | undefined): string => validate(pathIdSchema, raw ?? '', name);
 
 /** Query-string integer within a range, with a default. */
 export const queryInt = (min: number, max: number, fallback: number) =>

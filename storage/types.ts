@@ -371,6 +371,13 @@ export interface Store {
     get(key: string): Promise<string | null>;
     set(key: string, value: string): Promise<void>;
   };
+  /**
+   * Runs after every erasure (memory forget, user erasure, agent purge), once the records are
+   * deleted: makes the removed bytes unrecoverable from the backend's own files (SQLite: freed
+   * pages were zeroed by secure_delete, here the write-ahead log is checkpointed and truncated).
+   * The one place for index-specific purges, such as rewriting a full-text index's segments.
+   */
+  scrubErased(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -4,6 +4,20 @@ import type { Services } from '../services.js';
 import { withScopeLock } from '../../pipeline/write/stages.js';
 import { writeAudit } from './audit.js';
 
+/**
+ * After erasure, scrub: runs once the records of an erasure are deleted, so the removed
+ * content is gone from the backend's files too (write-ahead log, full-text segments).
+ * The erasure already happened for every reader; a scrub that cannot finish now is
+ * logged and completed by the next one, so it never fails the request.
+ */
+export async function scrubAfterErasure(svc: Services): Promise<void> {
+  try {
+    await svc.store.scrubErased();
+  } catch (error) {
+    svc.logger.warn({ err: error }, 'scrub after erasure did not finish');
+  }
+}
+
 interface PurgeCounts {
   memoriesActive: number;
   memoriesTotal: number;
@@ -40,6 +54,7 @@ export async function eraseUser(svc: Services, principal: Principal, userId: str
   await svc.limits.consume('query', principal.workspace.id, principal.workspace.plan);
   const scope = { workspaceId: principal.workspace.id, agentId: principal.agentId, userId };
   const counts = await withScopeLock(svc.store, scope, `erase-${userId}`, () => purgeScope(svc, principal.workspace.id, scope));
+  await scrubAfterErasure(svc);
   const auditId = await writeAudit(svc, principal, {
     action: 'user.erase',
     userId,
@@ -64,6 +79,7 @@ export async function purgeAgent(svc: Services, principal: Principal, agentId: s
   if (!visible || !(await svc.store.agents.exists(ws, agentId))) throw notFound('Agent not found');
   const counts = await purgeScope(svc, ws, { agentId });
   await svc.store.agents.remove(ws, agentId);
+  await scrubAfterErasure(svc);
   const auditId = await writeAudit(svc, principal, {
     action: 'agent.purge',
     targetId: agentId,

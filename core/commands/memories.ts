@@ -8,6 +8,7 @@ import type { WriteJob } from '../../workers/queue.js';
 import { invalidateFacts, scopeOf, withScopeLock } from '../../pipeline/write/stages.js';
 import { ensureAgent } from './agents.js';
 import { writeAudit } from './audit.js';
+import { scrubAfterErasure } from './erasure.js';
 
 export interface MemoryInput {
   content: string;
@@ -173,6 +174,7 @@ export async function forgetMemory(
     return count;
   });
   await svc.queue.forgetMemories(ws, [{ id, version: memory.version }]);
+  await scrubAfterErasure(svc);
   const auditId = await writeAudit(svc, principal, {
     action: 'memory.forget',
     userId: memory.userId,

@@ -157,6 +157,9 @@ export class MongoStore implements Store {
     await Promise.all(this.indexPlan.map(([collection, indexes]) => (indexes.length ? collection.createIndexes(indexes) : null)));
   }
 
+  /** Deleted documents leave WiredTiger's files as pages are reused or on `compact`; nothing to do per erasure. */
+  async scrubErased(): Promise<void> {}
+
   async ping(): Promise<void> {
     await this.db.command({ ping: 1 });
   }

@@ -24,10 +24,26 @@ export function openDatabase(dataDir: string): Database.Database {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
+  // Deleted rows and overwritten values are zeroed in the file, not left in free space (erasure).
+  db.pragma('secure_delete = ON');
   migrate(db);
   // Lets the query planner gather the statistics it needs (cheap; SQLite's recommendation at open).
   db.pragma('optimize = 0x10002');
   return db;
+}
+
+/**
+ * Copies the write-ahead log into the database and truncates it to zero bytes, so page
+ * images written before an erasure do not survive in `engram.db-wal`. Readers in other
+ * processes (a separate worker, the admin CLI) can hold it back briefly: retried, then reported.
+ */
+export async function checkpointAndTruncateWal(db: Database.Database, attempts = 40): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[];
+    if (result.busy === 0) return;
+    if (attempt >= attempts) throw new Error('the write-ahead log stayed in use; it will be truncated by a later checkpoint');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
 
 export class SqliteStore implements Store {
@@ -67,6 +83,11 @@ export class SqliteStore implements Store {
 
   static open(dataDir: string): SqliteStore {
     return new SqliteStore(openDatabase(dataDir));
+  }
+
+  async scrubErased(): Promise<void> {
+    // Full-text index segments keep deleted rows until they are merged: purge them here, before the checkpoint.
+    await checkpointAndTruncateWal(this.db);
   }
 
   async ping(): Promise<void> {

@@ -4,7 +4,7 @@ import { purgeAgent } from '../../../core/commands/erasure.js';
 import { requireScope } from '../../../core/principal.js';
 import type { Services } from '../../../core/services.js';
 import type { AppState } from '../../middleware.js';
-import { queryInt, scopeId, validate } from '../../validation.js';
+import { pathParam, queryInt, validate } from '../../validation.js';
 
 export const listAgentsQuery = z.object({ limit: queryInt(1, 200, 50), offset: queryInt(0, Number.MAX_SAFE_INTEGER, 0) });
 
@@ -36,7 +36,7 @@ export function agentRoutes(svc: Services): Router<AppState> {
   });
 
   router.delete('/v1/agents/:id', async (ctx) => {
-    ctx.body = await purgeAgent(svc, ctx.state.principal, validate(scopeId, ctx.params.id));
+    ctx.body = await purgeAgent(svc, ctx.state.principal, pathParam('id', ctx.params.id));
   });
 
   return router;

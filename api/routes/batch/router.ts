@@ -6,7 +6,7 @@ import { requireScope } from '../../../core/principal.js';
 import type { Services } from '../../../core/services.js';
 import { bodyOf, type AppState } from '../../middleware.js';
 import { presentBatch } from '../../presenters.js';
-import { validate } from '../../validation.js';
+import { pathIdSchema, pathParam, validate } from '../../validation.js';
 import { memoryInputSchema } from '../memories/schema.js';
 
 export const MAX_BATCH_ITEMS = 500;
@@ -15,7 +15,8 @@ export const batchSchema = z.strictObject({
   memories: z.array(memoryInputSchema).min(1).max(MAX_BATCH_ITEMS),
 });
 
-export const batchIdSchema = z.string().regex(/^bat_[A-Za-z0-9]{1,64}$/, 'must be a batch id (bat_…)');
+/** Path `id` of GET /v1/batch/{id}: any id that names no batch of the workspace is a 404. */
+export const batchIdSchema = pathIdSchema;
 
 export function batchRoutes(svc: Services): Router<AppState> {
   const router = new Router<AppState>();
@@ -29,7 +30,7 @@ export function batchRoutes(svc: Services): Router<AppState> {
 
   router.get('/v1/batch/:id', async (ctx) => {
     requireScope(ctx.state.principal, 'memories:read');
-    const batch = await svc.store.batches.get(ctx.state.principal.workspace.id, validate(batchIdSchema, ctx.params.id));
+    const batch = await svc.store.batches.get(ctx.state.principal.workspace.id, pathParam('id', ctx.params.id));
     if (!batch) throw notFound('Batch not found');
     ctx.body = presentBatch(batch);
   });

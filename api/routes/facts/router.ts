@@ -4,8 +4,8 @@ import { readAgent, requireScope } from '../../../core/principal.js';
 import type { Services } from '../../../core/services.js';
 import { bodyOf, type AppState } from '../../middleware.js';
 import { presentFact, presentWriteFact } from '../../presenters.js';
-import { validate } from '../../validation.js';
-import { correctFactSchema, factIdSchema, factsQuery, forgetFactSchema, writeFactSchema } from './schema.js';
+import { pathParam, validate } from '../../validation.js';
+import { correctFactSchema, factsQuery, forgetFactSchema, writeFactSchema } from './schema.js';
 
 /** Every name the entity graph knows for `name` ("sister" → Anna), as subject and object keys. */
 async function entityKeys(svc: Services, scope: { workspaceId: string; agentId?: string; userId?: string }, name: string) {
@@ -55,13 +55,13 @@ export function factRoutes(svc: Services): Router<AppState> {
 
   router.post('/v1/facts/:id/forget', async (ctx) => {
     requireScope(ctx.state.principal, 'memories:write');
-    const id = validate(factIdSchema, ctx.params.id);
+    const id = pathParam('id', ctx.params.id);
     ctx.body = await forgetFact(svc, ctx.state.principal, id, validate(forgetFactSchema, bodyOf(ctx)));
   });
 
   router.patch('/v1/facts/:id', async (ctx) => {
     requireScope(ctx.state.principal, 'memories:write');
-    const id = validate(factIdSchema, ctx.params.id);
+    const id = pathParam('id', ctx.params.id);
     const { fact, invalidated } = await correctFact(svc, ctx.state.principal, id, validate(correctFactSchema, bodyOf(ctx)));
     ctx.body = presentWriteFact(fact, invalidated);
   });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PREDICATE_FAMILIES, TENSES } from '../../../pipeline/types.js';
-import { isoDateTime, queryBool, queryInt, scopeId } from '../../validation.js';
+import { isoDateTime, pathIdSchema, queryBool, queryInt, scopeId } from '../../validation.js';
 
 const text = z.string().min(1).max(1_000).refine((s) => s.trim().length > 0, { message: 'must not be blank' });
 
@@ -40,7 +40,8 @@ export const correctFactSchema = z
     message: 'at least one of subject, predicate, object is required',
   });
 
-export const factIdSchema = z.string().regex(/^fct_[A-Za-z0-9]{1,64}$/, 'must be a fact id (fct_…)');
+/** Path `id` of the fact endpoints: any id that names no fact of the workspace is a 404. */
+export const factIdSchema = pathIdSchema;
 
 export const profileQuery = z.object({
   user_id: scopeId,

@@ -123,14 +123,17 @@ describe('PATCH /v1/memories/{id}', () => {
     }
   });
 
-  it('gives 404 for unknown and forgotten memories, 422 for malformed ids and empty content', async () => {
+  it('gives 404 for unknown and forgotten memories and ids of any other shape, 422 for an oversized id and empty content', async () => {
     expect((await t.api().patch('/v1/memories/mem_doesnotexist', { content: 'x' })).status).toBe(404);
     const added = (await t.api().post('/v1/memories', { content: 'bye' })).body;
     await t.api().delete(`/v1/memories/${added.id}`);
     const gone = await t.api().patch(`/v1/memories/${added.id}`, { content: 'x' });
     expect(gone.status).toBe(404);
     expect(gone.body).toEqual({ code: 'not_found', message: 'Memory not found' });
-    expect((await t.api().patch('/v1/memories/not-an-id', { content: 'x' })).status).toBe(422);
+    expect((await t.api().patch('/v1/memories/not-an-id', { content: 'x' })).status).toBe(404);
+    const oversized = await t.api().patch(`/v1/memories/mem_${'a'.repeat(300)}`, { content: 'x' });
+    expect(oversized.status).toBe(422);
+    expect(oversized.body.message).toBe('id: must be at most 256 characters');
     expect((await t.api().patch(`/v1/memories/${added.id}`, { content: '' })).status).toBe(422);
   });
 });

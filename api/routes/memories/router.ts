@@ -6,10 +6,10 @@ import type { Services } from '../../../core/services.js';
 import type { MemoryRecord } from '../../../storage/types.js';
 import { bodyOf, type AppState } from '../../middleware.js';
 import { presentHistoryEvent, presentMemory } from '../../presenters.js';
-import { validate } from '../../validation.js';
-import { listMemoriesQuery, memoryIdSchema, memoryInputSchema, updateMemorySchema } from './schema.js';
+import { pathParam, validate } from '../../validation.js';
+import { listMemoriesQuery, memoryInputSchema, updateMemorySchema } from './schema.js';
 
-const idParam = (raw: string) => validate(memoryIdSchema, raw);
+const idParam = (raw: string | undefined) => pathParam('id', raw);
 
 /** `/v1/memories/search` is a POST-only path that the `:id` routes would otherwise capture. */
 const notSearch = (raw: string) => {
@@ -58,9 +58,10 @@ export function memoryRoutes(svc: Services): Router<AppState> {
 
   router.get('/v1/memories/:id/history', async (ctx) => {
     requireScope(ctx.state.principal, 'memories:read');
-    const memory = await visibleMemory(svc, ctx.state.principal, idParam(ctx.params.id)).catch(async (error) => {
+    const id = idParam(ctx.params.id);
+    const memory = await visibleMemory(svc, ctx.state.principal, id).catch(async (error) => {
       // History outlives deletion: a forgotten memory's lifecycle stays readable.
-      const stub = await svc.store.memories.get(ctx.state.principal.workspace.id, ctx.params.id);
+      const stub = await svc.store.memories.get(ctx.state.principal.workspace.id, id);
       if (stub?.deletedAt && (ctx.state.principal.agentId === null || stub.agentId === ctx.state.principal.agentId)) return stub;
       throw error;
     });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime, metadataSchema, queryInt, scopeId } from '../../validation.js';
+import { isoDateTime, metadataSchema, pathIdSchema, queryInt, scopeId } from '../../validation.js';
 
 export const MAX_CONTENT_CHARS = 16_000;
 
@@ -28,5 +28,5 @@ export const listMemoriesQuery = z.object({
   offset: queryInt(0, Number.MAX_SAFE_INTEGER, 0),
 });
 
-/** Memory ids are `mem_` plus an id; anything else is a malformed path value. */
-export const memoryIdSchema = z.string().regex(/^mem_[A-Za-z0-9]{1,64}$/, 'must be a memory id (mem_…)');
+/** Path `id` of the memory endpoints: any id that names no memory of the workspace is a 404. */
+export const memoryIdSchema = pathIdSchema;

@@ -4,7 +4,7 @@ import { eraseUser } from '../../../core/commands/erasure.js';
 import { readAgent, requireScope } from '../../../core/principal.js';
 import type { Services } from '../../../core/services.js';
 import type { AppState } from '../../middleware.js';
-import { queryInt, scopeId, validate } from '../../validation.js';
+import { pathParam, queryInt, scopeId, validate } from '../../validation.js';
 
 export const listUsersQuery = z.object({ agent_id: scopeId.optional(), limit: queryInt(1, 200, 50), offset: queryInt(0, Number.MAX_SAFE_INTEGER, 0) });
 
@@ -24,8 +24,8 @@ export function userRoutes(svc: Services): Router<AppState> {
     };
   });
 
-  router.delete('/v1/users/:user/memories', async (ctx) => {
-    const userId = validate(scopeId.refine((s) => s.trim().length > 0, { message: 'must not be blank' }), ctx.params.user);
+  router.delete('/v1/users/:end_user/memories', async (ctx) => {
+    const userId = pathParam('end_user', ctx.params.end_user);
     ctx.body = await eraseUser(svc, ctx.state.principal, userId);
   });
 
