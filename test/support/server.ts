@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../core/config.js';
 import { createKey, type CreatedKey } from '../../core/commands/keys.js';
-import { createLogger } from '../../core/logger.js';
+import { createLogger, type Logger } from '../../core/logger.js';
 import { startServer, type RunningServer } from '../../api/server.js';
 import type { Plan, Scope } from '../../storage/types.js';
 
@@ -55,7 +55,7 @@ export class ApiClient {
   delete = <T = any>(path: string) => this.request<T>('DELETE', path);
 }
 
-export async function startTestServer(env: Record<string, string> = {}, options: { runWorkers?: boolean; dataDir?: string } = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, options: { runWorkers?: boolean; dataDir?: string; logger?: Logger } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'engram-test-'));
   const config = loadConfig({
     PORT: '0',
@@ -68,7 +68,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     QUEUE_PREFIX: `t${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
     ...env,
   });
-  const running = await startServer(config, { logger: createLogger('silent'), runWorkers: options.runWorkers });
+  const running = await startServer(config, { logger: options.logger ?? createLogger('silent'), runWorkers: options.runWorkers });
   const keyFor: TestServer['keyFor'] = (input) =>
     createKey(running.services.store, { workspace: input.workspace, plan: input.plan ?? 'scale', scopes: input.scopes, agentId: input.agentId ?? null });
   const { key } = await keyFor({ workspace: 'test' });
