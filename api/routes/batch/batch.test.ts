@@ -63,9 +63,10 @@ describe('POST /v1/batch', () => {
     expect(facts[0].valid_from).toBe('2020-01-01T00:00:00.000Z');
   });
 
-  it('GET of an unknown, malformed or foreign batch id is 404/422', async () => {
+  it('GET of an unknown, oddly shaped or foreign batch id is 404; an oversized one 422', async () => {
     expect((await t.api().get('/v1/batch/bat_unknown')).status).toBe(404);
-    expect((await t.api().get('/v1/batch/nope!')).status).toBe(422);
+    expect((await t.api().get('/v1/batch/nope!')).status).toBe(404);
+    expect((await t.api().get(`/v1/batch/${'b'.repeat(257)}`)).body.message).toBe('id: must be at most 256 characters');
     const res = await t.api().post('/v1/batch', { memories: [{ content: 'mine' }] });
     const other = await t.keyFor({ workspace: 'batch-other' });
     expect((await t.api(other.key).get(`/v1/batch/${res.body.id}`)).status).toBe(404);

@@ -24,6 +24,11 @@ export function userRoutes(svc: Services): Router<AppState> {
     };
   });
 
+  // An empty path segment: the contract answers 422 here, not 404.
+  router.delete('/v1/users//memories', async () => {
+    pathParam('end_user', '');
+  });
+
   router.delete('/v1/users/:end_user/memories', async (ctx) => {
     const userId = pathParam('end_user', ctx.params.end_user);
     ctx.body = await eraseUser(svc, ctx.state.principal, userId);

@@ -68,11 +68,14 @@ describe('DELETE /v1/users/{end_user}/memories', () => {
     expect((await t.api().get('/v1/memories?user_id=multi')).body.total).toBe(1);
   });
 
-  it('an empty path segment is 422 or 404, never 5xx', async () => {
+  it('an empty or blank path segment is 422 naming end_user', async () => {
     const res = await t.api().delete('/v1/users/%20/memories');
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('invalid_request');
-    expect((await t.api().delete('/v1/users//memories')).status).toBe(404);
+    expect(res.body.message).toBe('end_user: must not be blank');
+    const empty = await t.api().delete('/v1/users//memories');
+    expect(empty.status).toBe(422);
+    expect(empty.body.message).toBe('end_user: must not be empty');
   });
 });
 
