@@ -11,7 +11,12 @@ export interface JsonLimits {
   maxChars: number;
 }
 
-export type JsonShapeProblem = { kind: 'depth'; limit: number } | { kind: 'size'; limit: number };
+export interface JsonShapeProblem {
+  kind: 'depth' | 'size';
+  limit: number;
+  /** The top-level key (or array index) under which the limit was broken; undefined for the value itself. */
+  field?: string | number;
+}
 
 const scalarChars = (value: unknown): number => {
   if (typeof value === 'string') return JSON.stringify(value).length;
@@ -23,19 +28,21 @@ const scalarChars = (value: unknown): number => {
 /** The first limit `value` breaks, or null; stops walking as soon as one is broken. */
 export function jsonShapeProblem(value: unknown, limits: JsonLimits): JsonShapeProblem | null {
   let chars = 0;
-  const stack: [unknown, number][] = [[value, 0]];
+  const stack: [unknown, number, string | number | undefined][] = [[value, 0, undefined]];
   while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
+    const [node, depth, field] = stack.pop()!;
     if (node === null || typeof node !== 'object') {
       chars += scalarChars(node);
     } else {
-      if (depth + 1 > limits.maxDepth) return { kind: 'depth', limit: limits.maxDepth };
-      const entries = Array.isArray(node) ? node : Object.values(node);
-      chars += 2 + Math.max(0, entries.length - 1); // brackets and commas
-      if (!Array.isArray(node)) for (const key of Object.keys(node)) chars += JSON.stringify(key).length + 1;
-      for (const child of entries) stack.push([child, depth + 1]);
+      if (depth + 1 > limits.maxDepth) return { kind: 'depth', limit: limits.maxDepth, field };
+      const keys: (string | number)[] = Array.isArray(node) ? node.map((_, i) => i) : Object.keys(node);
+      chars += 2 + Math.max(0, keys.length - 1); // brackets and commas
+      for (const key of keys) {
+        if (typeof key === 'string') chars += JSON.stringify(key).length + 1;
+        stack.push([(node as Record<string | number, unknown>)[key], depth + 1, depth === 0 ? key : field]);
+      }
     }
-    if (chars > limits.maxChars) return { kind: 'size', limit: limits.maxChars };
+    if (chars > limits.maxChars) return { kind: 'size', limit: limits.maxChars, field };
   }
   return null;
 }

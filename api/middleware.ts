@@ -4,7 +4,7 @@ import { ApiError, invalidKey, notFound } from '../core/errors.js';
 import { hashApiKey } from '../core/ids.js';
 import { principalOf, type Principal } from '../core/principal.js';
 import type { Services } from '../core/services.js';
-import { describeJsonProblem, jsonShapeProblem } from './json-shape.js';
+import { jsonShapeProblem } from './json-shape.js';
 
 export interface AppState {
   principal: Principal;
@@ -87,7 +87,10 @@ export async function limitBodyDepth(ctx: Context, next: Next) {
   const body = (ctx.request as Context['request'] & { body?: unknown }).body;
   if (body !== null && typeof body === 'object') {
     const problem = jsonShapeProblem(body, { maxDepth: MAX_BODY_DEPTH, maxChars: Number.POSITIVE_INFINITY });
-    if (problem) throw new ApiError(422, 'invalid_request', `body: ${describeJsonProblem(problem)}`);
+    if (problem) {
+      const field = problem.field === undefined ? 'body' : typeof problem.field === 'number' ? `body[${problem.field}]` : problem.field;
+      throw new ApiError(422, 'invalid_request', `${field}: is nested too deeply (a request body allows at most ${MAX_BODY_DEPTH} levels)`);
+    }
   }
   await next();
 }
