@@ -17,6 +17,7 @@ import { searchRoutes } from './routes/search/router.js';
 import { userRoutes } from './routes/users/router.js';
 import { healthRoutes } from './routes/health/router.js';
 import { mountQueueDashboard } from './routes/admin/dashboard.js';
+import { apiHeaders, securityHeaders } from './security-headers.js';
 
 /** Largest accepted JSON body: a full 500-item batch of 16,000-character memories fits. */
 export const MAX_BODY = '12mb';
@@ -37,7 +38,9 @@ export function createApp(svc: Services): Koa<AppState> {
   api.use(limited.routes());
 
   app.use(errorHandler(svc));
+  app.use(securityHeaders);
   mountQueueDashboard(app, svc);
+  app.use(apiHeaders);
   app.use(requireJsonBody);
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: MAX_BODY, encoding: 'utf-8' }));
   app.use(limitBodyDepth);

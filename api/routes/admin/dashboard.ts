@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type Koa from 'koa';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
@@ -8,11 +8,14 @@ import { BullMqQueue } from '../../../workers/bullmq/queue.js';
 
 export const DASHBOARD_PATH = '/admin/queues';
 
-const sameSecret = (a: string, b: string) => {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-};
+const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+
+/**
+ * Constant-time comparison of a given secret with the expected one. Both sides are
+ * hashed first so that the comparison takes the same time whatever the given length,
+ * and the expected secret's length does not leak either.
+ */
+export const sameSecret = (given: string, expected: string) => timingSafeEqual(digest(given), digest(expected));
 
 /** HTTP basic auth with the operator credential (ADMIN_CREDENTIALS), never an API key. */
 function operatorAuth(credentials: string): Koa.Middleware {

@@ -32,6 +32,12 @@ export function batchRoutes(svc: Services): Router<AppState> {
     requireScope(ctx.state.principal, 'memories:read');
     const batch = await svc.store.batches.get(ctx.state.principal.workspace.id, pathParam('id', ctx.params.id));
     if (!batch) throw notFound('Batch not found');
+    const agentId = ctx.state.principal.agentId;
+    if (agentId !== null) {
+      // A key confined to an agent namespace sees only batches written entirely into it.
+      const memories = await svc.store.memories.getMany(batch.workspaceId, batch.memoryIds);
+      if (memories.some((m) => m.agentId !== agentId)) throw notFound('Batch not found');
+    }
     ctx.body = presentBatch(batch);
   });
 
