@@ -171,6 +171,17 @@ describe('logs', () => {
     for (const needle of [secret, created.key, user]) expect(log).not.toContain(needle);
   });
 
+  it('errors that quote model output are logged by type only; content fields are redacted', () => {
+    const lines: string[] = [];
+    const logger = createLogger('debug', 'engram', { write: (line: string) => lines.push(line) });
+    const quoting = Object.assign(new Error('model returned invalid JSON: I live in Zsecretville'), { name: 'LlmOutputError' });
+    logger.warn({ err: quoting, stage: 'facts' }, 'stage failed');
+    logger.info({ memory: { content: 'Zsecretville', metadata: { a: 'Zsecretville' } }, query: 'Zsecretville' }, 'oops');
+    expect(lines.join('\n')).not.toContain('Zsecretville');
+    expect(lines[0]).toContain('LlmOutputError');
+    expect(lines[0]).toContain('"stage":"facts"');
+  });
+
   it('the raw API key is stored in no file of DATA_DIR (only its hash)', async () => {
     const created = await t.keyFor({ workspace: 'at-rest' });
     const files = allFiles(t.dataDir).filter((f) => readFileSync(f).includes(created.key));

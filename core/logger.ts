@@ -27,7 +27,26 @@ export const REDACTED_PATHS = [
   'req.headers.authorization',
 ];
 
+/** Errors whose messages quote end-user text (a model's reply about a memory): logged by type only. */
+const CONTENT_QUOTING_ERRORS = new Set(['LlmOutputError']);
+
+function serializeError(error: unknown) {
+  const out = pino.stdSerializers.err(error as Error);
+  const name = (error as Error | undefined)?.name ?? '';
+  if (out && (CONTENT_QUOTING_ERRORS.has(out.type) || CONTENT_QUOTING_ERRORS.has(name))) {
+    const withheld = `${name || out.type}: [message withheld from logs: it quotes model output]`;
+    return { ...out, message: withheld, stack: [withheld, ...(out.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line))].join('\n') };
+  }
+  return out;
+}
+
 export function createLogger(level: string, name = 'engram', destination?: pino.DestinationStream): Logger {
-  const options: pino.LoggerOptions = { name, level, base: { pid: process.pid }, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  const options: pino.LoggerOptions = {
+    name,
+    level,
+    base: { pid: process.pid },
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: { err: serializeError },
+  };
   return destination ? pino(options, destination) : pino(options);
 }
