@@ -34,15 +34,16 @@ export function openDatabase(dataDir: string): Database.Database {
 
 /**
  * Copies the write-ahead log into the database and truncates it to zero bytes, so page
- * images written before an erasure do not survive in `engram.db-wal`. Readers in other
- * processes (a separate worker, the admin CLI) can hold it back briefly: retried, then reported.
+ * images written before an erasure do not survive in `engram.db-wal`. A reader in another
+ * process (a separate worker, the admin CLI) can hold it back: each attempt already waits
+ * up to the connection's busy timeout, so a few attempts suffice before reporting.
  */
-export async function checkpointAndTruncateWal(db: Database.Database, attempts = 40): Promise<void> {
+export async function checkpointAndTruncateWal(db: Database.Database, attempts = 3): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[];
     if (result.busy === 0) return;
     if (attempt >= attempts) throw new Error('the write-ahead log stayed in use; it will be truncated by a later checkpoint');
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

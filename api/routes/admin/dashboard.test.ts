@@ -20,6 +20,8 @@ describe('queue dashboard at /admin/queues', () => {
   it('serves the bull-board page and its assets, listing the six stage queues', async () => {
     const page = await fetch(`${t.url}/admin/queues`, { headers: basic('ops:s3cret') });
     expect(page.status).toBe(200);
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(page.headers.get('x-frame-options')).toBe('SAMEORIGIN');
     const html = await page.text();
     expect(html).toContain('<div id="root"');
     const script = /src="([^"]+\.js)"/.exec(html)?.[1];
