@@ -17,14 +17,13 @@ import { searchRoutes } from './routes/search/router.js';
 import { userRoutes } from './routes/users/router.js';
 import { healthRoutes } from './routes/health/router.js';
 import { mountQueueDashboard } from './routes/admin/dashboard.js';
+import { openApiRoutes } from './routes/openapi/router.js';
 
 /** Largest accepted JSON body: a full 500-item batch of 16,000-character memories fits. */
 export const MAX_BODY = '12mb';
 
-export function createApp(svc: Services): Koa<AppState> {
-  const app = new Koa<AppState>();
-  app.proxy = true;
-
+/** The authenticated `/v1` API; its routes are what `/openapi.json` documents. */
+export function apiRouter(svc: Services): Router<AppState> {
   const api = new Router<AppState>();
   api.use(authenticate(svc));
   api.use(pingRoutes(svc).routes());
@@ -35,6 +34,13 @@ export function createApp(svc: Services): Koa<AppState> {
     limited.use(routes(svc).routes());
   }
   api.use(limited.routes());
+  return api;
+}
+
+export function createApp(svc: Services): Koa<AppState> {
+  const app = new Koa<AppState>();
+  app.proxy = true;
+  const api = apiRouter(svc);
 
   app.use(errorHandler(svc));
   mountQueueDashboard(app, svc);
@@ -42,6 +48,7 @@ export function createApp(svc: Services): Koa<AppState> {
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: MAX_BODY, encoding: 'utf-8' }));
   const health = healthRoutes(svc);
   app.use(health.routes());
+  app.use(openApiRoutes().routes());
   app.use(api.routes());
   app.use(
     api.allowedMethods({
