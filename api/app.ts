@@ -18,6 +18,7 @@ import { userRoutes } from './routes/users/router.js';
 import { healthRoutes } from './routes/health/router.js';
 import { mountQueueDashboard } from './routes/admin/dashboard.js';
 import { openApiRoutes } from './routes/openapi/router.js';
+import { mountMetrics } from './routes/metrics/router.js';
 
 /** Largest accepted JSON body: a full 500-item batch of 16,000-character memories fits. */
 export const MAX_BODY = '12mb';
@@ -42,13 +43,15 @@ export function createApp(svc: Services): Koa<AppState> {
   app.proxy = true;
   const api = apiRouter(svc);
 
+  const health = healthRoutes(svc);
+  const openApi = openApiRoutes();
+  mountMetrics(app, svc, [health, openApi, api]);
   app.use(errorHandler(svc));
   mountQueueDashboard(app, svc);
   app.use(requireJsonBody);
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: MAX_BODY, encoding: 'utf-8' }));
-  const health = healthRoutes(svc);
   app.use(health.routes());
-  app.use(openApiRoutes().routes());
+  app.use(openApi.routes());
   app.use(api.routes());
   app.use(
     api.allowedMethods({
