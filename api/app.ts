@@ -19,6 +19,7 @@ import { healthRoutes } from './routes/health/router.js';
 import { mountQueueDashboard } from './routes/admin/dashboard.js';
 import { openApiRoutes } from './routes/openapi/router.js';
 import { mountMetrics } from './routes/metrics/router.js';
+import { mcpRoutes } from './routes/mcp/router.js';
 
 /** Largest accepted JSON body: a full 500-item batch of 16,000-character memories fits. */
 export const MAX_BODY = '12mb';
@@ -45,13 +46,15 @@ export function createApp(svc: Services): Koa<AppState> {
 
   const health = healthRoutes(svc);
   const openApi = openApiRoutes();
-  mountMetrics(app, svc, [health, openApi, api]);
+  const mcp = mcpRoutes(svc);
+  mountMetrics(app, svc, [health, openApi, mcp, api]);
   app.use(errorHandler(svc));
   mountQueueDashboard(app, svc);
   app.use(requireJsonBody);
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: MAX_BODY, encoding: 'utf-8' }));
   app.use(health.routes());
   app.use(openApi.routes());
+  app.use(mcp.routes());
   app.use(api.routes());
   app.use(
     api.allowedMethods({
