@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { correctFactSchema } from '../routes/facts/schema.js';
 import { isoDateTime } from '../validation.js';
 import { operations, type OperationDoc } from './operations.js';
 import { components } from './responses.js';
@@ -21,6 +22,9 @@ z.globalRegistry.add(isoDateTime, {
   description: 'ISO 8601 date or date-time, e.g. `2025-01-31` or `2025-01-31T12:00:00Z`',
   examples: ['2025-01-31T12:00:00Z'],
 });
+
+// A correction names at least one of subject, predicate, object (a zod refinement).
+z.globalRegistry.add(correctFactSchema, { minProperties: 1 });
 
 /**
  * Query values arrive as strings and the route schemas parse them

@@ -77,6 +77,12 @@ describe('GET /openapi.json', () => {
     expect(doc.paths['/v1/users/{end_user}/memories'].delete.parameters[0]).toEqual(expect.objectContaining({ name: 'end_user', in: 'path' }));
   });
 
+  it('answers a maximal documented query string (16,000 characters, percent-encoded) instead of a bare 431', async () => {
+    const res = await t.api().get(`/v1/context?query=${encodeURIComponent('ü€'.repeat(8_000))}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(expect.objectContaining({ context: '', tokens: 0 }));
+  });
+
   it('matches what the server really answers', async () => {
     const ajv = new Ajv2020({ strict: false, validateFormats: false });
     for (const [name, schema] of Object.entries<any>(doc.components.schemas)) ajv.addSchema(schema, `#/components/schemas/${name}`);
