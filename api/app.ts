@@ -18,14 +18,15 @@ import { userRoutes } from './routes/users/router.js';
 import { healthRoutes } from './routes/health/router.js';
 import { mountQueueDashboard } from './routes/admin/dashboard.js';
 import { apiHeaders, securityHeaders } from './security-headers.js';
+import { openApiRoutes } from './routes/openapi/router.js';
+import { mountMetrics } from './routes/metrics/router.js';
+import { mcpRoutes } from './routes/mcp/router.js';
 
 /** Largest accepted JSON body: a full 500-item batch of 16,000-character memories fits. */
 export const MAX_BODY = '12mb';
 
-export function createApp(svc: Services): Koa<AppState> {
-  const app = new Koa<AppState>();
-  app.proxy = true;
-
+/** The authenticated `/v1` API; its routes are what `/openapi.json` documents. */
+export function apiRouter(svc: Services): Router<AppState> {
   const api = new Router<AppState>();
   api.use(authenticate(svc));
   api.use(pingRoutes(svc).routes());
@@ -36,7 +37,18 @@ export function createApp(svc: Services): Koa<AppState> {
     limited.use(routes(svc).routes());
   }
   api.use(limited.routes());
+  return api;
+}
 
+export function createApp(svc: Services): Koa<AppState> {
+  const app = new Koa<AppState>();
+  app.proxy = true;
+  const api = apiRouter(svc);
+
+  const health = healthRoutes(svc);
+  const openApi = openApiRoutes();
+  const mcp = mcpRoutes(svc);
+  mountMetrics(app, svc, [health, openApi, mcp, api]);
   app.use(errorHandler(svc));
   app.use(securityHeaders);
   mountQueueDashboard(app, svc);
@@ -44,8 +56,9 @@ export function createApp(svc: Services): Koa<AppState> {
   app.use(requireJsonBody);
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: MAX_BODY, encoding: 'utf-8' }));
   app.use(limitBodyDepth);
-  const health = healthRoutes(svc);
   app.use(health.routes());
+  app.use(openApi.routes());
+  app.use(mcp.routes());
   app.use(api.routes());
   app.use(
     api.allowedMethods({

@@ -1,9 +1,12 @@
-import type { Server } from 'node:http';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../core/config.js';
 import { createServices, type ServiceOptions } from '../core/bootstrap.js';
 import type { Services } from '../core/services.js';
 import { createApp } from './app.js';
+
+/** Request line and headers: room for a maximal query string (16,000 characters, up to 12 bytes each encoded). */
+export const MAX_HEADER_BYTES = 256 * 1024;
 
 export interface RunningServer {
   services: Services;
@@ -16,7 +19,8 @@ export interface RunningServer {
 export async function startServer(config: Config, options: ServiceOptions = {}): Promise<RunningServer> {
   const services = await createServices(config, options);
   const app = createApp(services);
-  const server = app.listen(config.PORT, config.HOST);
+  // A 16,000-character `query` on GET /v1/context, percent-encoded, is far beyond Node's default 16 KiB header limit.
+  const server = createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES }, app.callback()).listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

@@ -29,6 +29,8 @@ export const configSchema = z.object({
     .string()
     .regex(/^[^:]+:.+$/, 'must be user:password')
     .optional(),
+  /** `/metrics`: `open` (like most exporters), `operator` (HTTP basic with ADMIN_CREDENTIALS) or `off`. */
+  METRICS: z.enum(['open', 'operator', 'off']).default('open'),
   /** Per-stage worker concurrency, e.g. "embed=4,commit=1" */
   STAGE_CONCURRENCY: z.string().default(''),
   JOB_ATTEMPTS: positiveInt(5),

@@ -267,6 +267,11 @@ export class ElasticsearchVectorIndex implements VectorIndex {
     if (!exists) throw new VectorIndexUnavailableError(`Elasticsearch index ${this.index} does not exist`);
   }
 
+  async size(): Promise<number> {
+    await this.ensureReady();
+    return (await this.call(() => this.client.count({ index: this.index }))).count;
+  }
+
   async close(): Promise<void> {
     if (this.ownsClient) await this.client.close();
   }

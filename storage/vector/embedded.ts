@@ -129,5 +129,9 @@ export class EmbeddedVectorIndex implements VectorIndex {
     this.db.prepare('SELECT 1').get();
   }
 
+  async size(): Promise<number> {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM vectors').get() as { n: number }).n;
+  }
+
   async close(): Promise<void> {}
 }

@@ -40,6 +40,8 @@ export interface VectorIndex {
   /** Top `k` by descending cosine, ties broken by ascending id (deterministic ranking). */
   search(vector: Float32Array, filter: VectorFilter, k: number): Promise<VectorHit[]>;
   ping(): Promise<void>;
+  /** Number of vectors held, all workspaces together (for metrics). */
+  size(): Promise<number>;
   close(): Promise<void>;
 }
 

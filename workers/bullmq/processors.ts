@@ -1,5 +1,6 @@
 import { DelayedError, type Job } from 'bullmq';
 import type { Logger } from '../../core/logger.js';
+import { timeStage } from '../../core/metrics.js';
 import {
   commitStage,
   contradictionStage1,
@@ -34,7 +35,8 @@ export abstract class StageProcessor<Output = unknown> {
     const started = performance.now();
     let output: Output;
     try {
-      output = await this.run(job, new ChildResults(this.ctx.prefix, await job.getChildrenValues()));
+      const children = new ChildResults(this.ctx.prefix, await job.getChildrenValues());
+      output = await timeStage(this.stage, () => this.run(job, children));
     } catch (error) {
       if (error instanceof EarlierWritePending) {
         // Not a failure: wait for the earlier write without spending an attempt.

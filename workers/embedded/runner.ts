@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../core/logger.js';
+import { timeStage } from '../../core/metrics.js';
 import {
   commitStage,
   contradictionStage1,
@@ -37,7 +38,7 @@ export async function runPipeline(deps: PipelineDeps, ref: WriteRef, owner: stri
   const timed = async <T>(stage: string, work: () => Promise<T>): Promise<T> => {
     const started = performance.now();
     try {
-      return await work();
+      return await timeStage(stage, work);
     } finally {
       timings[stage] = Math.round((performance.now() - started) * 100) / 100;
     }

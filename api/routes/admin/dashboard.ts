@@ -18,7 +18,7 @@ const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 export const sameSecret = (given: string, expected: string) => timingSafeEqual(digest(given), digest(expected));
 
 /** HTTP basic auth with the operator credential (ADMIN_CREDENTIALS), never an API key. */
-function operatorAuth(credentials: string): Koa.Middleware {
+export function operatorAuth(credentials: string): Koa.Middleware {
   return async (ctx, next) => {
     const match = /^Basic\s+(\S+)$/i.exec(ctx.get('authorization'));
     const given = match ? Buffer.from(match[1], 'base64').toString('utf8') : '';

@@ -1,0 +1,46 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { EarlierWritePending } from '../pipeline/write/stages.js';
+
+/**
+ * Process-wide Prometheus metrics: Node's own (event loop, memory, GC) and the
+ * write pipeline's stages, whichever runner (embedded or BullMQ) runs them.
+ * Labels carry stage names only, never ids or content.
+ */
+export const processRegistry = new Registry();
+collectDefaultMetrics({ register: processRegistry, prefix: 'engram_' });
+
+const stageDuration = new Histogram({
+  name: 'engram_pipeline_stage_duration_seconds',
+  help: 'Duration of one write pipeline stage run',
+  labelNames: ['stage', 'outcome'] as const,
+  buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  registers: [processRegistry],
+});
+
+const stageFailures = new Counter({
+  name: 'engram_pipeline_stage_failures_total',
+  help: 'Stage runs that threw (each retry attempt counts)',
+  labelNames: ['stage'] as const,
+  registers: [processRegistry],
+});
+
+/** Times `work` as one run of `stage`; a throw counts as a failure and is rethrown. */
+export async function timeStage<T>(name: string, work: () => Promise<T>): Promise<T> {
+  // One vocabulary for both runners: the BullMQ queue names.
+  const stage = name.replace(/^contradiction(\d)$/, 'contradiction-$1');
+  const end = stageDuration.startTimer({ stage });
+  try {
+    const result = await work();
+    end({ outcome: 'ok' });
+    return result;
+  } catch (error) {
+    // Waiting for an earlier write of the same user scope is ordering, not failure.
+    if (error instanceof EarlierWritePending) {
+      end({ outcome: 'deferred' });
+      throw error;
+    }
+    end({ outcome: 'error' });
+    stageFailures.inc({ stage });
+    throw error;
+  }
+}
