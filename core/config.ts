@@ -34,8 +34,11 @@ export const configSchema = z.object({
   JOB_ATTEMPTS: positiveInt(5),
   /** Redis key prefix of the BullMQ queues; separate deployments on one Redis use different prefixes. */
   QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only').default('engram'),
-  /** BullMQ job lock: a killed worker's jobs are picked up again after this many ms. */
-  JOB_LOCK_MS: positiveInt(30_000),
+  /**
+   * BullMQ job lock, renewed every half of it while a job runs: a killed worker's jobs are
+   * picked up again within this plus a stalled-check interval (a quarter of it).
+   */
+  JOB_LOCK_MS: positiveInt(5_000),
 
   EMBEDDER: z.enum(['glove', 'openai']).default('glove'),
   EXTRACTOR: z.enum(['rules', 'openai']).default('rules'),
