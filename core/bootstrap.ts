@@ -8,13 +8,10 @@ import { SqliteStore } from '../storage/sqlite/store.js';
 import { EmbeddedVectorIndex } from '../storage/vector/embedded.js';
 import type { Store } from '../storage/types.js';
 import type { VectorIndex } from '../storage/vector/types.js';
-import type { PipelineDeps } from '../pipeline/write/stages.js';
 import type { Embedder } from '../pipeline/types.js';
 import { createEmbedder } from '../pipeline/embedding/index.js';
-import { createEntityExtractor, createFactExtractor } from '../pipeline/extraction/index.js';
-import { createContradictionJudge } from '../pipeline/contradiction/index.js';
-import { factRules } from '../pipeline/extraction/fact-rules.js';
-import { EmbeddedQueue } from '../workers/embedded/runner.js';
+import { createPipelineDeps } from './pipeline-deps.js';
+import { EmbeddedQueue, defaultPipelineThreads } from '../workers/embedded/runner.js';
 import { BullMqQueue, parseStageConcurrency } from '../workers/bullmq/queue.js';
 import { WriteOutcomes } from '../workers/outcomes.js';
 import type { WriteQueue } from '../workers/queue.js';
@@ -57,15 +54,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL) : null;
   if (!redis && !sqlite) throw new ConfigError('REDIS_URL: required with MONGODB_URL (queues, rate limits and quotas live in Redis)');
   await checkEmbedderMatchesStore(store, embedder);
-  const pipeline: PipelineDeps = {
-    store,
-    vectors,
-    embedder,
-    entityExtractor: createEntityExtractor(config),
-    factExtractor: createFactExtractor(config),
-    judge: createContradictionJudge(config),
-    rules: factRules,
-  };
+  const pipeline = createPipelineDeps(config, store, vectors, embedder);
   const outcomes = new WriteOutcomes(store, logger);
   const queue: WriteQueue = redis
     ? new BullMqQueue(redis, { prefix: config.QUEUE_PREFIX, deps: pipeline, outcomes, logger: logger.child({ component: 'bullmq' }) }, {
@@ -74,7 +63,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
         lockDurationMs: config.JOB_LOCK_MS,
       })
     : new EmbeddedQueue(sqlite!.db, pipeline, outcomes, logger.child({ component: 'runner' }), {
-        concurrency: 2,
+        threads: config.PIPELINE_THREADS ?? defaultPipelineThreads(),
+        config,
         attempts: config.JOB_ATTEMPTS,
       });
   const limits = new UsageLimits(redis ? { kind: 'redis', client: redis } : { kind: 'sqlite', db: sqlite!.db }, config.RATE_LIMIT_PER_SECOND);

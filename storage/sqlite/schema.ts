@@ -75,6 +75,15 @@ const migrations: string[] = [
   `,
 ];
 
+/**
+ * Indexes for hot paths, created if missing at every open (idempotent, so they need no
+ * migration number of their own).
+ */
+const hotPathIndexes = `
+  -- The embedded runner claims jobs in arrival order: walking this index stops at the first ready job.
+  CREATE INDEX IF NOT EXISTS jobs_order ON jobs (order_key);
+`;
+
 export function migrate(db: Database.Database): void {
   const version = () => db.pragma('user_version', { simple: true }) as number;
   for (let i = version(); i < migrations.length; i++) {
@@ -85,4 +94,5 @@ export function migrate(db: Database.Database): void {
       db.pragma(`user_version = ${i + 1}`);
     }).immediate();
   }
+  db.exec(hotPathIndexes);
 }

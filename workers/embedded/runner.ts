@@ -1,29 +1,32 @@
 import type Database from 'better-sqlite3';
-import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import type { Config } from '../../core/config.js';
 import type { Logger } from '../../core/logger.js';
-import {
-  commitStage,
-  contradictionStage1,
-  contradictionStage2,
-  embedStage,
-  extractEntitiesStage,
-  extractFactsStage,
-  checkTurn,
-  EarlierWritePending,
-  type PipelineDeps,
-} from '../../pipeline/write/stages.js';
-import type { CommitOutput, WriteRef } from '../../pipeline/write/types.js';
+import type { PipelineDeps } from '../../pipeline/write/stages.js';
 import type { WriteOutcomes } from '../outcomes.js';
 import type { MemoryVersions, WriteJob, WriteQueue } from '../queue.js';
+import { announceWriteEnded, executeWrite, type PipelineResult } from './pipeline.js';
+import type { PipelineTask } from './pipeline-thread.js';
+
+export { runPipeline } from './pipeline.js';
 
 export interface EmbeddedRunnerOptions {
-  concurrency: number;
+  /** Worker threads running the stages; 0 runs them on this thread (tests that swap a stage use it). */
+  threads: number;
+  /** Passed to the threads, which build their own store connection and pipeline from it. */
+  config?: Config;
+  /** Writes in flight per thread (most of them wait for their turn in a user scope). */
+  writesPerThread?: number;
   attempts: number;
   /** A claimed job whose runner vanished is retried after this long. */
   leaseMs?: number;
   backoffMs?: number;
 }
+
+/** One pipeline thread per core: the API thread mostly waits on I/O, the stages are CPU work. */
+export const defaultPipelineThreads = () => Math.max(1, availableParallelism());
 
 interface JobRow {
   id: string;
@@ -31,33 +34,57 @@ interface JobRow {
   attempts: number;
 }
 
-/** Runs the six stages in their dependency order, in this process. */
-export async function runPipeline(deps: PipelineDeps, ref: WriteRef, owner: string, logger?: Logger): Promise<CommitOutput> {
-  const timings: Record<string, number> = {};
-  const timed = async <T>(stage: string, work: () => Promise<T>): Promise<T> => {
-    const started = performance.now();
-    try {
-      return await work();
-    } finally {
-      timings[stage] = Math.round((performance.now() - started) * 100) / 100;
-    }
-  };
-  await checkTurn(deps.store, ref);
-  const [embed, entities, facts] = await Promise.all([
-    timed('embed', () => embedStage(deps, ref)),
-    timed('entities', () => extractEntitiesStage(deps, ref)),
-    timed('facts', () => extractFactsStage(deps, ref)),
-  ]);
-  const stage1 = await timed('contradiction1', () => contradictionStage1(deps, ref, facts));
-  const stage2 = await timed('contradiction2', () => contradictionStage2(deps, ref, stage1));
-  const output = await timed('commit', () => commitStage(deps, ref, { embed, entities, contradiction: stage2 }, owner));
-  logger?.info({ memoryId: ref.memoryId, version: ref.version, timings }, 'pipeline finished');
-  return output;
+/** Where a write's stages run: on this thread or in a pool of worker threads. */
+interface PipelineExecutor {
+  run(job: WriteJob, owner: string): Promise<PipelineResult>;
+  close(): Promise<void>;
+}
+
+class InlineExecutor implements PipelineExecutor {
+  constructor(
+    private readonly deps: PipelineDeps,
+    private readonly logger: Logger,
+  ) {}
+
+  run(job: WriteJob, owner: string) {
+    return executeWrite(this.deps, job, owner, { logger: this.logger.child({ memoryId: job.memoryId }) });
+  }
+
+  async close() {}
+}
+
+class ThreadPoolExecutor implements PipelineExecutor {
+  private readonly pool: Piscina<PipelineTask, PipelineResult>;
+
+  constructor(threads: number, writesPerThread: number, config: Config) {
+    // Compiled (dist/) or source (tsx): the thread module sits next to this one either way.
+    const source = import.meta.url.endsWith('.ts');
+    const filename = new URL(`./pipeline-thread.${source ? 'ts' : 'js'}`, import.meta.url).href;
+    const execArgv = source && !process.execArgv.some((a) => a.includes('tsx')) ? [...process.execArgv, '--import', 'tsx'] : process.execArgv;
+    this.pool = new Piscina({
+      filename,
+      minThreads: threads,
+      maxThreads: threads,
+      concurrentTasksPerWorker: writesPerThread,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      workerData: { config },
+      execArgv,
+    });
+  }
+
+  run(job: WriteJob, owner: string) {
+    return this.pool.run({ job, owner });
+  }
+
+  async close() {
+    await this.pool.destroy();
+  }
 }
 
 /**
- * The embedded queue: durable job rows in the embedded database, processed by
- * an in-process loop. A crash or restart resumes every accepted, unfinished write.
+ * The embedded queue: durable job rows in the embedded database, claimed in arrival
+ * order by this (API) thread and run in pipeline worker threads. A crash or restart
+ * resumes every accepted, unfinished write.
  */
 export class EmbeddedQueue implements WriteQueue {
   readonly kind = 'embedded' as const;
@@ -68,7 +95,10 @@ export class EmbeddedQueue implements WriteQueue {
   private readonly owner = `runner-${process.pid}-${randomUUID().slice(0, 8)}`;
   private readonly leaseMs: number;
   private readonly backoffMs: number;
+  private readonly concurrency: number;
   private readonly inFlight = new Set<Promise<void>>();
+  private executor: PipelineExecutor | null = null;
+  private readonly statements;
 
   constructor(
     private readonly db: Database.Database,
@@ -79,30 +109,48 @@ export class EmbeddedQueue implements WriteQueue {
   ) {
     this.leaseMs = options.leaseMs ?? 60_000;
     this.backoffMs = options.backoffMs ?? 200;
+    const perThread = options.writesPerThread ?? 8;
+    this.concurrency = options.threads > 0 ? options.threads * perThread : perThread;
+    this.statements = {
+      insert: db.prepare(
+        `INSERT OR IGNORE INTO jobs (id, queue, payload, state, attempts, run_after, created_at, updated_at, order_key)
+         VALUES (?, 'write', ?, 'pending', 0, ?, ?, ?, (SELECT COALESCE(MAX(order_key), 0) + 1 FROM jobs))`,
+      ),
+      // Oldest first by arrival; the order_key index makes this a short index walk, whatever the backlog.
+      claim: db.prepare(
+        `UPDATE jobs SET state = 'running', run_after = ?, updated_at = ?, attempts = attempts + 1
+         WHERE id = (SELECT id FROM jobs INDEXED BY jobs_order WHERE state IN ('pending', 'running') AND run_after <= ? ORDER BY order_key LIMIT 1)
+         RETURNING id, payload, attempts`,
+      ),
+      done: db.prepare('DELETE FROM jobs WHERE id = ?'),
+      later: db.prepare(`UPDATE jobs SET state = 'pending', run_after = ?, attempts = attempts - 1, updated_at = ? WHERE id = ?`),
+      failed: db.prepare(`UPDATE jobs SET state = 'failed', last_error = ?, updated_at = ? WHERE id = ?`),
+      retry: db.prepare(`UPDATE jobs SET state = 'pending', run_after = ?, last_error = ?, updated_at = ? WHERE id = ?`),
+    };
   }
 
   async enqueue(jobs: WriteJob[]): Promise<void> {
     if (jobs.length === 0) return;
     const now = Date.now();
-    const insert = this.db.prepare(
-      `INSERT OR IGNORE INTO jobs (id, queue, payload, state, attempts, run_after, created_at, updated_at, order_key)
-       VALUES (?, 'write', ?, 'pending', 0, ?, ?, ?, (SELECT COALESCE(MAX(order_key), 0) + 1 FROM jobs))`,
-    );
     this.db.transaction(() => {
-      for (const job of jobs) insert.run(`${job.memoryId}:v${job.version}`, JSON.stringify(job), now, now, now);
+      for (const job of jobs) this.statements.insert.run(`${job.memoryId}:v${job.version}`, JSON.stringify(job), now, now, now);
     }).immediate();
     this.wake?.();
   }
 
   async forgetMemories(workspaceId: string, memories: MemoryVersions[]): Promise<void> {
-    const del = this.db.prepare(`DELETE FROM jobs WHERE json_extract(payload, '$.workspaceId') = ? AND json_extract(payload, '$.memoryId') = ?`);
+    const del = this.db.prepare(`DELETE FROM jobs WHERE id = ? AND json_extract(payload, '$.workspaceId') = ?`);
     this.db.transaction(() => {
-      for (const { id } of memories) del.run(workspaceId, id);
+      for (const { id, version } of memories) for (let v = 1; v <= version; v++) del.run(`${id}:v${v}`, workspaceId);
     }).immediate();
   }
 
   async startWorkers(): Promise<void> {
     if (this.running) return;
+    this.executor =
+      this.options.threads > 0 && this.options.config
+        ? new ThreadPoolExecutor(this.options.threads, this.options.writesPerThread ?? 8, this.options.config)
+        : new InlineExecutor(this.deps, this.logger);
     this.reconcile();
     this.running = true;
     this.loop = this.run();
@@ -123,19 +171,13 @@ export class EmbeddedQueue implements WriteQueue {
 
   private claim(): (JobRow & { job: WriteJob }) | null {
     const now = Date.now();
-    const row = this.db
-      .prepare(
-        `UPDATE jobs SET state = 'running', run_after = ?, updated_at = ?, attempts = attempts + 1
-         WHERE id = (SELECT id FROM jobs WHERE state IN ('pending', 'running') AND run_after <= ? ORDER BY order_key LIMIT 1)
-         RETURNING id, payload, attempts`,
-      )
-      .get(now + this.leaseMs, now, now) as JobRow | undefined;
+    const row = this.statements.claim.get(now + this.leaseMs, now, now) as JobRow | undefined;
     return row ? { ...row, job: JSON.parse(row.payload) as WriteJob } : null;
   }
 
   private async run(): Promise<void> {
     while (this.running) {
-      const claimed = this.active < this.options.concurrency ? this.claim() : null;
+      const claimed = this.active < this.concurrency ? this.claim() : null;
       if (claimed) {
         this.active++;
         const task = this.process(claimed).finally(() => {
@@ -159,28 +201,24 @@ export class EmbeddedQueue implements WriteQueue {
 
   private async process(row: JobRow & { job: WriteJob }): Promise<void> {
     const { job } = row;
-    const log = this.logger.child({ jobId: row.id, memoryId: job.memoryId });
     try {
-      const output = await runPipeline(this.deps, job, `${this.owner}-${row.id}`, log);
-      await this.outcomes.completed(job, output);
-      this.db.prepare('DELETE FROM jobs WHERE id = ?').run(row.id);
-    } catch (error) {
-      if (error instanceof EarlierWritePending) {
-        // Not a failure: give the attempt back and look again shortly.
-        this.db
-          .prepare(`UPDATE jobs SET state = 'pending', run_after = ?, attempts = attempts - 1, updated_at = ? WHERE id = ?`)
-          .run(Date.now() + 10, Date.now(), row.id);
+      const result = await this.executor!.run(job, `${this.owner}-${row.id}`);
+      if (result.kind === 'wait') {
+        // Not a failure: an earlier write of the scope is unfinished. Give the attempt back and look again shortly.
+        this.statements.later.run(Date.now() + 10, Date.now(), row.id);
         return;
       }
+      await this.outcomes.completed(job, result.output);
+      this.statements.done.run(row.id);
+    } catch (error) {
       if (row.attempts >= this.options.attempts) {
-        this.db.prepare(`UPDATE jobs SET state = 'failed', last_error = ?, updated_at = ? WHERE id = ?`).run(String(error), Date.now(), row.id);
+        this.statements.failed.run(String(error), Date.now(), row.id);
         await this.outcomes.failed(job, error);
+        announceWriteEnded();
       } else {
         const delay = this.backoffMs * 2 ** (row.attempts - 1);
-        log.warn({ err: error, attempt: row.attempts, retryInMs: delay }, 'write stage failed; retrying');
-        this.db
-          .prepare(`UPDATE jobs SET state = 'pending', run_after = ?, last_error = ?, updated_at = ? WHERE id = ?`)
-          .run(Date.now() + delay, String(error), Date.now(), row.id);
+        this.logger.warn({ jobId: row.id, memoryId: job.memoryId, err: error, attempt: row.attempts, retryInMs: delay }, 'write stage failed; retrying');
+        this.statements.retry.run(Date.now() + delay, String(error), Date.now(), row.id);
       }
     }
   }
@@ -194,11 +232,12 @@ export class EmbeddedQueue implements WriteQueue {
     this.db.prepare('SELECT 1').get();
   }
 
-  /** Stops claiming work and waits for jobs in flight. */
+  /** Stops claiming work, waits for jobs in flight, then stops the threads. */
   async close(): Promise<void> {
     this.running = false;
     this.wake?.();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
+    await this.executor?.close();
   }
 }

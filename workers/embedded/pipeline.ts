@@ -1,0 +1,114 @@
+import { BroadcastChannel } from 'node:worker_threads';
+import { performance } from 'node:perf_hooks';
+import type { Logger } from '../../core/logger.js';
+import {
+  commitStage,
+  contradictionStage1,
+  contradictionStage2,
+  embedStage,
+  extractEntitiesStage,
+  extractFactsStage,
+  checkTurn,
+  EarlierWritePending,
+  type PipelineDeps,
+} from '../../pipeline/write/stages.js';
+import type { CommitOutput, WriteRef } from '../../pipeline/write/types.js';
+
+/**
+ * Commits finished in any thread of this process. A write waiting for an earlier one
+ * in its user scope re-checks when one lands, instead of polling the store in a tight loop.
+ */
+const commits = new BroadcastChannel('engram:commits');
+commits.unref();
+const waiters = new Set<() => void>();
+const wakeAll = () => {
+  for (const wake of [...waiters]) wake();
+};
+commits.onmessage = wakeAll;
+
+/** Tells every thread (this one included) that a write ended, so waiting writes look again. */
+export function announceWriteEnded(): void {
+  commits.postMessage(1);
+  wakeAll();
+}
+
+/** A write from another process (or a missed message) is noticed by this poll. */
+const RECHECK_MS = 50;
+
+function nextCommit(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      waiters.delete(done);
+      resolve();
+    };
+    const timer = setTimeout(done, RECHECK_MS);
+    waiters.add(done);
+  });
+}
+
+/**
+ * Waits until every earlier write in the user scope has ended; after `maxWaitMs` it gives
+ * up with EarlierWritePending so the runner can hand the slot to other work.
+ */
+export async function waitForTurn(deps: PipelineDeps, ref: WriteRef, maxWaitMs: number): Promise<void> {
+  const deadline = Date.now() + maxWaitMs;
+  for (;;) {
+    try {
+      await checkTurn(deps.store, ref);
+      return;
+    } catch (error) {
+      if (!(error instanceof EarlierWritePending) || Date.now() >= deadline) throw error;
+    }
+    await nextCommit();
+  }
+}
+
+export interface PipelineRunOptions {
+  logger?: Logger;
+  /** How long a write that has done its stage work waits for earlier writes of its scope. */
+  maxTurnWaitMs?: number;
+}
+
+/**
+ * Runs the six stages in their dependency order. The extraction stages do not depend on
+ * other writes, so they run at once; contradiction and commit wait for the write's turn
+ * in its user scope (arrival order), then run against the committed state.
+ */
+export async function runPipeline(deps: PipelineDeps, ref: WriteRef, owner: string, options: PipelineRunOptions = {}): Promise<CommitOutput> {
+  const timings: Record<string, number> = {};
+  const timed = async <T>(stage: string, work: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await work();
+    } finally {
+      timings[stage] = Math.round((performance.now() - started) * 100) / 100;
+    }
+  };
+  const [embed, entities, facts] = await Promise.all([
+    timed('embed', () => embedStage(deps, ref)),
+    timed('entities', () => extractEntitiesStage(deps, ref)),
+    timed('facts', () => extractFactsStage(deps, ref)),
+  ]);
+  await timed('turn', () => waitForTurn(deps, ref, options.maxTurnWaitMs ?? 2_000));
+  const stage1 = await timed('contradiction1', () => contradictionStage1(deps, ref, facts));
+  const stage2 = await timed('contradiction2', () => contradictionStage2(deps, ref, stage1));
+  const output = await timed('commit', () => commitStage(deps, ref, { embed, entities, contradiction: stage2 }, owner));
+  options.logger?.debug({ memoryId: ref.memoryId, version: ref.version, timings }, 'pipeline finished');
+  return output;
+}
+
+/** What one pipeline run tells the runner. */
+export type PipelineResult = { kind: 'committed'; output: CommitOutput } | { kind: 'wait' };
+
+/** Runs the pipeline, mapping "an earlier write is still processing" to a result rather than a failure. */
+export async function executeWrite(deps: PipelineDeps, ref: WriteRef, owner: string, options: PipelineRunOptions = {}): Promise<PipelineResult> {
+  try {
+    const output = await runPipeline(deps, ref, owner, options);
+    announceWriteEnded();
+    return { kind: 'committed', output };
+  } catch (error) {
+    if (error instanceof EarlierWritePending) return { kind: 'wait' };
+    throw error;
+  }
+}
