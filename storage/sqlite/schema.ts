@@ -82,6 +82,11 @@ const migrations: string[] = [
 const hotPathIndexes = `
   -- The embedded runner claims jobs in arrival order: walking this index stops at the first ready job.
   CREATE INDEX IF NOT EXISTS jobs_order ON jobs (order_key);
+  -- Contradiction candidates: the live facts of one subject and predicate in one user scope, whatever the user's history.
+  CREATE INDEX IF NOT EXISTS facts_live_candidates ON facts (workspace_id, user_id, agent_id, subject_key, predicate, valid_from, seq)
+    WHERE invalid_at IS NULL;
+  -- Whether an entity still has a memory (every commit unlinks and relinks its memory's entities).
+  CREATE INDEX IF NOT EXISTS entity_links_entity ON entity_links (entity_id, memory_id);
 `;
 
 export function migrate(db: Database.Database): void {

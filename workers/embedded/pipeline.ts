@@ -10,6 +10,8 @@ import {
   extractFactsStage,
   checkTurn,
   EarlierWritePending,
+  scopeLockKey,
+  scopeOf,
   type PipelineDeps,
 } from '../../pipeline/write/stages.js';
 import type { CommitOutput, WriteRef } from '../../pipeline/write/types.js';
@@ -20,30 +22,35 @@ import type { CommitOutput, WriteRef } from '../../pipeline/write/types.js';
  */
 const commits = new BroadcastChannel('engram:commits');
 commits.unref();
-const waiters = new Set<() => void>();
-const wakeAll = () => {
-  for (const wake of [...waiters]) wake();
+/** Waiting writes by user scope; `*` wakes all of them. */
+const waiters = new Map<string, Set<() => void>>();
+const wake = (scope: string) => {
+  const woken = scope === '*' ? [...waiters.values()].flatMap((s) => [...s]) : [...(waiters.get(scope) ?? [])];
+  for (const w of woken) w();
 };
-commits.onmessage = wakeAll;
+commits.onmessage = (event) => wake(String((event as MessageEvent).data));
 
-/** Tells every thread (this one included) that a write ended, so waiting writes look again. */
-export function announceWriteEnded(): void {
-  commits.postMessage(1);
-  wakeAll();
+/** Tells every thread (this one included) that a write of `scope` ended, so the scope's waiting writes look again. */
+export function announceWriteEnded(scope = '*'): void {
+  commits.postMessage(scope);
+  wake(scope);
 }
 
 /** A write from another process (or a missed message) is noticed by this poll. */
 const RECHECK_MS = 50;
 
-function nextCommit(): Promise<void> {
+function nextCommit(scope: string): Promise<void> {
   return new Promise((resolve) => {
+    let set = waiters.get(scope);
+    if (!set) waiters.set(scope, (set = new Set()));
     const done = () => {
       clearTimeout(timer);
-      waiters.delete(done);
+      set.delete(done);
+      if (set.size === 0 && waiters.get(scope) === set) waiters.delete(scope);
       resolve();
     };
     const timer = setTimeout(done, RECHECK_MS);
-    waiters.add(done);
+    set.add(done);
   });
 }
 
@@ -51,7 +58,7 @@ function nextCommit(): Promise<void> {
  * Waits until every earlier write in the user scope has ended; after `maxWaitMs` it gives
  * up with EarlierWritePending so the runner can hand the slot to other work.
  */
-export async function waitForTurn(deps: PipelineDeps, ref: WriteRef, maxWaitMs: number): Promise<void> {
+export async function waitForTurn(deps: PipelineDeps, ref: WriteRef, scope: string, maxWaitMs: number): Promise<void> {
   const deadline = Date.now() + maxWaitMs;
   for (;;) {
     try {
@@ -60,8 +67,13 @@ export async function waitForTurn(deps: PipelineDeps, ref: WriteRef, maxWaitMs: 
     } catch (error) {
       if (!(error instanceof EarlierWritePending) || Date.now() >= deadline) throw error;
     }
-    await nextCommit();
+    await nextCommit(scope);
   }
+}
+
+async function scopeKeyOf(deps: PipelineDeps, ref: WriteRef): Promise<string> {
+  const memory = await deps.store.memories.get(ref.workspaceId, ref.memoryId);
+  return memory ? scopeLockKey(scopeOf(memory)) : '*';
 }
 
 export interface PipelineRunOptions {
@@ -90,10 +102,12 @@ export async function runPipeline(deps: PipelineDeps, ref: WriteRef, owner: stri
     timed('entities', () => extractEntitiesStage(deps, ref)),
     timed('facts', () => extractFactsStage(deps, ref)),
   ]);
-  await timed('turn', () => waitForTurn(deps, ref, options.maxTurnWaitMs ?? 2_000));
+  const scope = await scopeKeyOf(deps, ref);
+  await timed('turn', () => waitForTurn(deps, ref, scope, options.maxTurnWaitMs ?? 2_000));
   const stage1 = await timed('contradiction1', () => contradictionStage1(deps, ref, facts));
   const stage2 = await timed('contradiction2', () => contradictionStage2(deps, ref, stage1));
   const output = await timed('commit', () => commitStage(deps, ref, { embed, entities, contradiction: stage2 }, owner));
+  announceWriteEnded(scope);
   options.logger?.debug({ memoryId: ref.memoryId, version: ref.version, timings }, 'pipeline finished');
   return output;
 }
@@ -105,7 +119,6 @@ export type PipelineResult = { kind: 'committed'; output: CommitOutput } | { kin
 export async function executeWrite(deps: PipelineDeps, ref: WriteRef, owner: string, options: PipelineRunOptions = {}): Promise<PipelineResult> {
   try {
     const output = await runPipeline(deps, ref, owner, options);
-    announceWriteEnded();
     return { kind: 'committed', output };
   } catch (error) {
     if (error instanceof EarlierWritePending) return { kind: 'wait' };
