@@ -34,9 +34,9 @@ describe('write-path query plans (SQLite)', () => {
     ['entity resolution by key', 'SELECT id, aliases FROM entities WHERE workspace_id = ? AND agent_key = ? AND user_key = ? AND canonical = ?', 'sqlite_autoindex_entities'],
     ['whether an entity still has a memory', 'SELECT 1 FROM entity_links WHERE entity_id = ? LIMIT 1', 'entity_links_entity'],
     [
-      'the runner claiming the oldest ready job',
-      `SELECT id FROM jobs INDEXED BY jobs_order WHERE state IN ('pending', 'running') AND run_after <= ? ORDER BY order_key LIMIT 1`,
-      'jobs_order',
+      'the runner claiming the oldest ready job of a lane',
+      `SELECT id FROM jobs INDEXED BY jobs_lane_order WHERE lane = ? AND state IN ('pending', 'running') AND run_after <= ? ORDER BY order_key LIMIT 1`,
+      'jobs_lane_order',
     ],
     ['the next job order key', 'SELECT COALESCE(MAX(order_key), 0) + 1 FROM jobs', 'jobs_order'],
   ])('%s uses an index', (_name, sql, index) => {

@@ -80,8 +80,9 @@ const migrations: string[] = [
  * migration number of their own).
  */
 const hotPathIndexes = `
-  -- The embedded runner claims jobs in arrival order: walking this index stops at the first ready job.
+  -- The embedded runner claims each lane's jobs in arrival order: walking this index stops at the first ready job.
   CREATE INDEX IF NOT EXISTS jobs_order ON jobs (order_key);
+  CREATE INDEX IF NOT EXISTS jobs_lane_order ON jobs (lane, order_key);
   -- Contradiction candidates: the live facts of one subject and predicate in one user scope, whatever the user's history.
   CREATE INDEX IF NOT EXISTS facts_live_candidates ON facts (workspace_id, user_id, agent_id, subject_key, predicate, valid_from, seq)
     WHERE invalid_at IS NULL;
@@ -99,5 +100,21 @@ export function migrate(db: Database.Database): void {
       db.pragma(`user_version = ${i + 1}`);
     }).immediate();
   }
+  ensureJobLanes(db);
   db.exec(hotPathIndexes);
+}
+
+/**
+ * The embedded runner's lanes: each job records a hash of its user scope, and the lane
+ * (the pipeline thread) that serves it, so a scope's writes stay on one thread in order.
+ */
+function ensureJobLanes(db: Database.Database): void {
+  const columns = (db.pragma('table_info(jobs)') as { name: string }[]).map((c) => c.name);
+  if (columns.includes('lane')) return;
+  db.transaction(() => {
+    const again = (db.pragma('table_info(jobs)') as { name: string }[]).map((c) => c.name);
+    if (again.includes('lane')) return;
+    db.exec(`ALTER TABLE jobs ADD COLUMN scope_hash INTEGER NOT NULL DEFAULT 0;
+             ALTER TABLE jobs ADD COLUMN lane INTEGER NOT NULL DEFAULT 0;`);
+  }).immediate();
 }

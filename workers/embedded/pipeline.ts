@@ -8,7 +8,7 @@ import {
   embedStage,
   extractEntitiesStage,
   extractFactsStage,
-  checkTurn,
+  isTurn,
   EarlierWritePending,
   scopeLockKey,
   scopeOf,
@@ -37,7 +37,7 @@ export function announceWriteEnded(scope = '*'): void {
 }
 
 /** A write from another process (or a missed message) is noticed by this poll. */
-const RECHECK_MS = 50;
+const RECHECK_MS = 250;
 
 function nextCommit(scope: string): Promise<void> {
   return new Promise((resolve) => {
@@ -60,13 +60,8 @@ function nextCommit(scope: string): Promise<void> {
  */
 export async function waitForTurn(deps: PipelineDeps, ref: WriteRef, scope: string, maxWaitMs: number): Promise<void> {
   const deadline = Date.now() + maxWaitMs;
-  for (;;) {
-    try {
-      await checkTurn(deps.store, ref);
-      return;
-    } catch (error) {
-      if (!(error instanceof EarlierWritePending) || Date.now() >= deadline) throw error;
-    }
+  while (!(await isTurn(deps.store, ref))) {
+    if (Date.now() >= deadline) throw new EarlierWritePending(ref.memoryId);
     await nextCommit(scope);
   }
 }
@@ -103,7 +98,7 @@ export async function runPipeline(deps: PipelineDeps, ref: WriteRef, owner: stri
     timed('facts', () => extractFactsStage(deps, ref)),
   ]);
   const scope = await scopeKeyOf(deps, ref);
-  await timed('turn', () => waitForTurn(deps, ref, scope, options.maxTurnWaitMs ?? 2_000));
+  await timed('turn', () => waitForTurn(deps, ref, scope, options.maxTurnWaitMs ?? 10_000));
   const stage1 = await timed('contradiction1', () => contradictionStage1(deps, ref, facts));
   const stage2 = await timed('contradiction2', () => contradictionStage2(deps, ref, stage1));
   const output = await timed('commit', () => commitStage(deps, ref, { embed, entities, contradiction: stage2 }, owner));

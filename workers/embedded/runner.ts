@@ -36,48 +36,62 @@ interface JobRow {
 
 /** Where a write's stages run: on this thread or in a pool of worker threads. */
 interface PipelineExecutor {
-  run(job: WriteJob, owner: string): Promise<PipelineResult>;
+  readonly lanes: number;
+  run(lane: number, job: WriteJob, owner: string): Promise<PipelineResult>;
   close(): Promise<void>;
 }
 
 class InlineExecutor implements PipelineExecutor {
+  readonly lanes = 1;
   constructor(
     private readonly deps: PipelineDeps,
     private readonly logger: Logger,
   ) {}
 
-  run(job: WriteJob, owner: string) {
+  run(_lane: number, job: WriteJob, owner: string) {
     return executeWrite(this.deps, job, owner, { logger: this.logger.child({ memoryId: job.memoryId }) });
   }
 
   async close() {}
 }
 
+/**
+ * One single-thread pool per lane; the writes of a user scope always go to the same lane,
+ * so the hand-off from one commit to the next write of the scope stays inside a thread.
+ */
 class ThreadPoolExecutor implements PipelineExecutor {
-  private readonly pool: Piscina<PipelineTask, PipelineResult>;
+  private readonly pools: Piscina<PipelineTask, PipelineResult>[];
 
-  constructor(threads: number, writesPerThread: number, config: Config) {
+  constructor(
+    readonly lanes: number,
+    writesPerThread: number,
+    config: Config,
+  ) {
     // Compiled (dist/) or source (tsx): the thread module sits next to this one either way.
     const source = import.meta.url.endsWith('.ts');
     const filename = new URL(`./pipeline-thread.${source ? 'ts' : 'js'}`, import.meta.url).href;
     const execArgv = source && !process.execArgv.some((a) => a.includes('tsx')) ? [...process.execArgv, '--import', 'tsx'] : process.execArgv;
-    this.pool = new Piscina({
-      filename,
-      minThreads: threads,
-      maxThreads: threads,
-      concurrentTasksPerWorker: writesPerThread,
-      idleTimeout: Number.POSITIVE_INFINITY,
-      workerData: { config },
-      execArgv,
-    });
+    this.pools = Array.from(
+      { length: lanes },
+      () =>
+        new Piscina({
+          filename,
+          minThreads: 1,
+          maxThreads: 1,
+          concurrentTasksPerWorker: writesPerThread,
+          idleTimeout: Number.POSITIVE_INFINITY,
+          workerData: { config },
+          execArgv,
+        }),
+    );
   }
 
-  run(job: WriteJob, owner: string) {
-    return this.pool.run({ job, owner });
+  run(lane: number, job: WriteJob, owner: string) {
+    return this.pools[lane].run({ job, owner });
   }
 
   async close() {
-    await this.pool.destroy();
+    await Promise.all(this.pools.map((pool) => pool.destroy()));
   }
 }
 
@@ -89,13 +103,14 @@ class ThreadPoolExecutor implements PipelineExecutor {
 export class EmbeddedQueue implements WriteQueue {
   readonly kind = 'embedded' as const;
   private running = false;
-  private active = 0;
+  /** Writes in flight per lane. */
+  private active: number[] = [];
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
   private readonly owner = `runner-${process.pid}-${randomUUID().slice(0, 8)}`;
   private readonly leaseMs: number;
   private readonly backoffMs: number;
-  private readonly concurrency: number;
+  private readonly perLane: number;
   private readonly inFlight = new Set<Promise<void>>();
   private executor: PipelineExecutor | null = null;
   private readonly statements;
@@ -109,20 +124,22 @@ export class EmbeddedQueue implements WriteQueue {
   ) {
     this.leaseMs = options.leaseMs ?? 60_000;
     this.backoffMs = options.backoffMs ?? 200;
-    const perThread = options.writesPerThread ?? 8;
-    this.concurrency = options.threads > 0 ? options.threads * perThread : perThread;
+    this.perLane = options.writesPerThread ?? 8;
     this.statements = {
       insert: db.prepare(
-        `INSERT OR IGNORE INTO jobs (id, queue, payload, state, attempts, run_after, created_at, updated_at, order_key)
-         VALUES (?, 'write', ?, 'pending', 0, ?, ?, ?, (SELECT COALESCE(MAX(order_key), 0) + 1 FROM jobs))`,
+        `INSERT OR IGNORE INTO jobs (id, queue, payload, state, attempts, run_after, created_at, updated_at, order_key, scope_hash, lane)
+         VALUES (?, 'write', ?, 'pending', 0, ?, ?, ?, (SELECT COALESCE(MAX(order_key), 0) + 1 FROM jobs), ?, ?)`,
       ),
-      // Oldest first by arrival; the order_key index makes this a short index walk, whatever the backlog.
+      // A lane's oldest ready job; the (lane, order_key) index makes this a short walk, whatever the backlog.
       claim: db.prepare(
         `UPDATE jobs SET state = 'running', run_after = ?, updated_at = ?, attempts = attempts + 1
-         WHERE id = (SELECT id FROM jobs INDEXED BY jobs_order WHERE state IN ('pending', 'running') AND run_after <= ? ORDER BY order_key LIMIT 1)
+         WHERE id = (SELECT id FROM jobs INDEXED BY jobs_lane_order WHERE lane = ? AND state IN ('pending', 'running') AND run_after <= ?
+                     ORDER BY order_key LIMIT 1)
          RETURNING id, payload, attempts`,
       ),
+      relane: db.prepare('UPDATE jobs SET lane = scope_hash % ? WHERE lane != scope_hash % ?'),
       done: db.prepare('DELETE FROM jobs WHERE id = ?'),
+      scope: db.prepare('SELECT agent_id, user_id FROM memories WHERE workspace_id = ? AND id = ?'),
       later: db.prepare(`UPDATE jobs SET state = 'pending', run_after = ?, attempts = attempts - 1, updated_at = ? WHERE id = ?`),
       failed: db.prepare(`UPDATE jobs SET state = 'failed', last_error = ?, updated_at = ? WHERE id = ?`),
       retry: db.prepare(`UPDATE jobs SET state = 'pending', run_after = ?, last_error = ?, updated_at = ? WHERE id = ?`),
@@ -132,8 +149,12 @@ export class EmbeddedQueue implements WriteQueue {
   async enqueue(jobs: WriteJob[]): Promise<void> {
     if (jobs.length === 0) return;
     const now = Date.now();
+    const lanes = this.lanes();
     this.db.transaction(() => {
-      for (const job of jobs) this.statements.insert.run(`${job.memoryId}:v${job.version}`, JSON.stringify(job), now, now, now);
+      for (const job of jobs) {
+        const hash = this.scopeHash(job);
+        this.statements.insert.run(`${job.memoryId}:v${job.version}`, JSON.stringify(job), now, now, now, hash, hash % lanes);
+      }
     }).immediate();
     this.wake?.();
   }
@@ -149,11 +170,28 @@ export class EmbeddedQueue implements WriteQueue {
     if (this.running) return;
     this.executor =
       this.options.threads > 0 && this.options.config
-        ? new ThreadPoolExecutor(this.options.threads, this.options.writesPerThread ?? 8, this.options.config)
+        ? new ThreadPoolExecutor(this.options.threads, this.perLane, this.options.config)
         : new InlineExecutor(this.deps, this.logger);
+    // Jobs queued under another thread count move to their lane for this one.
+    this.statements.relane.run(this.lanes(), this.lanes());
+    this.active = Array.from({ length: this.lanes() }, () => 0);
     this.reconcile();
     this.running = true;
     this.loop = this.run();
+  }
+
+  /** Lanes: one per pipeline thread. */
+  private lanes(): number {
+    return Math.max(1, this.options.threads);
+  }
+
+  /** A non-negative hash of the user scope of a job's memory: the writes of one scope share a lane. */
+  private scopeHash(job: WriteJob): number {
+    const row = this.statements.scope.get(job.workspaceId, job.memoryId) as { agent_id: string | null; user_id: string | null } | undefined;
+    const key = row ? JSON.stringify([job.workspaceId, row.agent_id, row.user_id]) : job.memoryId;
+    let hash = 0;
+    for (let i = 0; i < key.length; i++) hash = (hash * 31 + key.charCodeAt(i)) | 0;
+    return hash & 0x7fffffff;
   }
 
   /** A write accepted just before a crash may have no job row yet: give every such memory one. */
@@ -169,25 +207,28 @@ export class EmbeddedQueue implements WriteQueue {
     void this.enqueue(orphans.map((o) => ({ workspaceId: o.workspace_id, memoryId: o.id, version: o.version })));
   }
 
-  private claim(): (JobRow & { job: WriteJob }) | null {
+  private claim(lane: number): (JobRow & { job: WriteJob }) | null {
     const now = Date.now();
-    const row = this.statements.claim.get(now + this.leaseMs, now, now) as JobRow | undefined;
+    const row = this.statements.claim.get(now + this.leaseMs, now, lane, now) as JobRow | undefined;
     return row ? { ...row, job: JSON.parse(row.payload) as WriteJob } : null;
   }
 
   private async run(): Promise<void> {
     while (this.running) {
-      const claimed = this.active < this.concurrency ? this.claim() : null;
-      if (claimed) {
-        this.active++;
-        const task = this.process(claimed).finally(() => {
-          this.active--;
+      let claimedAny = false;
+      for (let lane = 0; lane < this.active.length; lane++) {
+        const claimed = this.active[lane] < this.perLane ? this.claim(lane) : null;
+        if (!claimed) continue;
+        claimedAny = true;
+        this.active[lane]++;
+        const task = this.process(lane, claimed).finally(() => {
+          this.active[lane]--;
           this.inFlight.delete(task);
           this.wake?.();
         });
         this.inFlight.add(task);
-        continue;
       }
+      if (claimedAny) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 250);
         this.wake = () => {
@@ -199,10 +240,10 @@ export class EmbeddedQueue implements WriteQueue {
     }
   }
 
-  private async process(row: JobRow & { job: WriteJob }): Promise<void> {
+  private async process(lane: number, row: JobRow & { job: WriteJob }): Promise<void> {
     const { job } = row;
     try {
-      const result = await this.executor!.run(job, `${this.owner}-${row.id}`);
+      const result = await this.executor!.run(lane, job, `${this.owner}-${row.id}`);
       if (result.kind === 'wait') {
         // Not a failure: an earlier write of the scope is unfinished. Give the attempt back and look again shortly.
         this.statements.later.run(Date.now() + 10, Date.now(), row.id);
