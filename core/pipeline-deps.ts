@@ -2,8 +2,7 @@ import type { Config } from './config.js';
 import type { Store } from '../storage/types.js';
 import type { VectorIndex } from '../storage/vector/types.js';
 import type { PipelineDeps } from '../pipeline/write/stages.js';
-import type { Embedder } from '../pipeline/types.js';
-import { createEntityExtractor, createFactExtractor } from '../pipeline/extraction/index.js';
+import type { Embedder, EntityExtractor, ExtractionInput, FactExtractor } from '../pipeline/types.js';
 import { createContradictionJudge } from '../pipeline/contradiction/index.js';
 import { factRules } from '../pipeline/extraction/fact-rules.js';
 
@@ -16,9 +15,22 @@ export function createPipelineDeps(config: Config, store: Store, vectors: Vector
     store,
     vectors,
     embedder,
-    entityExtractor: createEntityExtractor(config),
-    factExtractor: createFactExtractor(config),
+    ...lazyExtractors(config),
     judge: createContradictionJudge(config),
     rules: factRules,
+  };
+}
+
+/**
+ * The extractors load their language models (compromise, chrono) on first use: an API process
+ * whose stages run in pipeline threads or other processes never pays for them at start-up.
+ */
+function lazyExtractors(config: Config): { entityExtractor: EntityExtractor; factExtractor: FactExtractor } {
+  let loaded: Promise<{ entity: EntityExtractor; fact: FactExtractor }> | null = null;
+  const load = () =>
+    (loaded ??= import('../pipeline/extraction/index.js').then((m) => ({ entity: m.createEntityExtractor(config), fact: m.createFactExtractor(config) })));
+  return {
+    entityExtractor: { extractEntities: async (input: ExtractionInput) => (await load()).entity.extractEntities(input) },
+    factExtractor: { extractFacts: async (input: ExtractionInput) => (await load()).fact.extractFacts(input) },
   };
 }

@@ -168,10 +168,6 @@ export class EmbeddedQueue implements WriteQueue {
 
   async startWorkers(): Promise<void> {
     if (this.running) return;
-    this.executor =
-      this.options.threads > 0 && this.options.config
-        ? new ThreadPoolExecutor(this.options.threads, this.perLane, this.options.config)
-        : new InlineExecutor(this.deps, this.logger);
     // Jobs queued under another thread count move to their lane for this one.
     this.statements.relane.run(this.lanes(), this.lanes());
     this.active = Array.from({ length: this.lanes() }, () => 0);
@@ -205,6 +201,15 @@ export class EmbeddedQueue implements WriteQueue {
     if (orphans.length === 0) return;
     this.logger.warn({ count: orphans.length }, 're-enqueueing writes that had no job');
     void this.enqueue(orphans.map((o) => ({ workspaceId: o.workspace_id, memoryId: o.id, version: o.version })));
+  }
+
+  /** Pipeline threads start with the first write, not with the process: start-up stays short and idle servers stay small. */
+  private executorFor(): PipelineExecutor {
+    this.executor ??=
+      this.options.threads > 0 && this.options.config
+        ? new ThreadPoolExecutor(this.options.threads, this.perLane, this.options.config)
+        : new InlineExecutor(this.deps, this.logger);
+    return this.executor;
   }
 
   private claim(lane: number): (JobRow & { job: WriteJob }) | null {
@@ -243,7 +248,7 @@ export class EmbeddedQueue implements WriteQueue {
   private async process(lane: number, row: JobRow & { job: WriteJob }): Promise<void> {
     const { job } = row;
     try {
-      const result = await this.executor!.run(lane, job, `${this.owner}-${row.id}`);
+      const result = await this.executorFor().run(lane, job, `${this.owner}-${row.id}`);
       if (result.kind === 'wait') {
         // Not a failure: an earlier write of the scope is unfinished. Give the attempt back and look again shortly.
         this.statements.later.run(Date.now() + 10, Date.now(), row.id);
