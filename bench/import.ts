@@ -63,6 +63,16 @@ function loadTurns(path: string, count: number): Turn[] {
   return out;
 }
 
+/** CPU seconds (user + system, all threads) a child process has used so far; Linux only. */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : 0);
 const round = (n: number) => Math.round(n * 10) / 10;
 function summary(samples: number[]) {
@@ -138,6 +148,7 @@ async function main() {
     const turns = loadTurns(args.data!, adds || Number(args.turns));
     const users = [...new Set(turns.map((t) => t.user_id))];
     const loadBefore = loadavg();
+    const cpuBefore = children.map((c) => cpuSeconds(c.pid));
     const acks: number[] = [];
     const reads: number[] = [];
     let importing = true;
@@ -198,6 +209,7 @@ async function main() {
       await new Promise((r) => setTimeout(r, 100));
     }
     const seconds = (performance.now() - started) / 1000;
+    const serverCpu = children.reduce((sum, c, i) => sum + cpuSeconds(c.pid) - cpuBefore[i], 0);
     importing = false;
     await reader;
 
@@ -208,6 +220,9 @@ async function main() {
         workload: adds ? { single_adds: turns.length, in_flight: Number(args['in-flight']), users: users.length } : { turns: turns.length, batch_size: Number(args['batch-size']), requests: acks.length, users: users.length },
         seconds: round(seconds),
         turns_per_s: Math.round(turns.length / seconds),
+        // Load-independent: server CPU spent per turn (API + workers, reads included), and what that allows per core.
+        server_cpu_s: round(serverCpu),
+        turns_per_server_cpu_s: Math.round(turns.length / serverCpu),
         ack_ms: summary(acks),
         reads_during_import_ms: summary(reads),
       }),

@@ -10,12 +10,18 @@ import { factRules } from '../pipeline/extraction/fact-rules.js';
  * The stage dependencies over an opened store and vector index; shared by the API
  * process and the pipeline threads (which load this and not the whole composition root).
  */
-export function createPipelineDeps(config: Config, store: Store, vectors: VectorIndex, embedder: Embedder): PipelineDeps {
+export function createPipelineDeps(
+  config: Config,
+  store: Store,
+  vectors: VectorIndex,
+  embedder: Embedder,
+  extractors: { entityExtractor: EntityExtractor; factExtractor: FactExtractor } = lazyExtractors(config),
+): PipelineDeps {
   return {
     store,
     vectors,
     embedder,
-    ...lazyExtractors(config),
+    ...extractors,
     judge: createContradictionJudge(config),
     rules: factRules,
   };

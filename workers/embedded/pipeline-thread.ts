@@ -3,6 +3,7 @@ import { createPipelineDeps } from '../../core/pipeline-deps.js';
 import type { Config } from '../../core/config.js';
 import { createLogger } from '../../core/logger.js';
 import { createEmbedder } from '../../pipeline/embedding/index.js';
+import { createEntityExtractor, createFactExtractor } from '../../pipeline/extraction/index.js';
 import { SqliteStore } from '../../storage/sqlite/store.js';
 import { EmbeddedVectorIndex } from '../../storage/vector/embedded.js';
 import type { WriteJob } from '../queue.js';
@@ -18,7 +19,11 @@ const config = (workerData as { config: Config }).config;
 const ready = (async () => {
   const store = SqliteStore.open(config.DATA_DIR);
   const embedder = await createEmbedder(config);
-  const deps = createPipelineDeps(config, store, EmbeddedVectorIndex.openWriter(store.db), embedder);
+  // Loaded eagerly here: a pipeline thread exists to extract.
+  const deps = createPipelineDeps(config, store, EmbeddedVectorIndex.openWriter(store.db), embedder, {
+    entityExtractor: createEntityExtractor(config),
+    factExtractor: createFactExtractor(config),
+  });
   const logger = createLogger(config.LOG_LEVEL).child({ component: 'pipeline-thread', threadId });
   return { deps, logger };
 })();
