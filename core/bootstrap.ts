@@ -8,7 +8,7 @@ import type { Store } from '../storage/types.js';
 import type { VectorIndex } from '../storage/vector/types.js';
 import type { Embedder } from '../pipeline/types.js';
 import { createEmbedder } from '../pipeline/embedding/index.js';
-import { createPipelineDeps } from './pipeline-deps.js';
+import { createPipelineDeps, loadExtractors } from './pipeline-deps.js';
 import { seedPrebuiltCaches } from './prebuilt-cache.js';
 import { EmbeddedQueue, defaultPipelineThreads } from '../workers/embedded/runner.js';
 import { WriteOutcomes } from '../workers/outcomes.js';
@@ -58,7 +58,10 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL) : null;
   if (!redis && !sqlite) throw new ConfigError('REDIS_URL: required with MONGODB_URL (queues, rate limits and quotas live in Redis)');
   await checkEmbedderMatchesStore(store, embedder);
-  const pipeline = createPipelineDeps(config, store, vectors, embedder);
+  // Stages run here when this process runs BullMQ workers or the embedded runner without threads;
+  // otherwise (API-only, or embedded with pipeline threads) the extractors load on first use, if ever.
+  const runsStages = (options.runWorkers ?? config.RUN_WORKERS) && (redis !== null || config.PIPELINE_THREADS === 0);
+  const pipeline = createPipelineDeps(config, store, vectors, embedder, runsStages ? await loadExtractors(config) : undefined);
   const outcomes = new WriteOutcomes(store, logger);
   const bullmq = redis ? await import('../workers/bullmq/queue.js') : null;
   const queue: WriteQueue = bullmq && redis

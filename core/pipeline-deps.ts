@@ -27,6 +27,12 @@ export function createPipelineDeps(
   };
 }
 
+/** Extractors loaded now: for a process about to run stages (BullMQ workers, stages on the API thread). */
+export async function loadExtractors(config: Config): Promise<{ entityExtractor: EntityExtractor; factExtractor: FactExtractor }> {
+  const m = await import('../pipeline/extraction/index.js');
+  return { entityExtractor: m.createEntityExtractor(config), factExtractor: m.createFactExtractor(config) };
+}
+
 /**
  * The extractors load their language models (compromise, chrono) on first use: an API process
  * whose stages run in pipeline threads or other processes never pays for them at start-up.
