@@ -8,11 +8,11 @@
  *   REDIS_URL=redis://127.0.0.1:6379 npx tsx bench/import.ts   API + one `npm run worker` on Redis
  *   npx tsx bench/import.ts --adds 3000 --in-flight 16   single adds instead of batches
  *
- * The server runs as separate processes (the client never shares their event loop). Prints one
+ * The server runs as separate processes, as `npm start` runs them (compiled dist/, rebuilt when stale). Prints one
  * JSON object: turns/s, acknowledgement and read latency percentiles, machine load.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -81,9 +81,9 @@ function summary(samples: number[]) {
 }
 
 function startProcess(entry: string, env: Record<string, string>): ChildProcess & { output: () => string } {
-  const compiled = join(ROOT, 'dist', entry.replace(/\.ts$/, '.js'));
+  // As `npm start` runs it: the compiled output, rebuilt first when a source is newer.
   const extra = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
-  const argv = [...extra, ...(existsSync(compiled) ? [compiled] : ['--import', 'tsx', join(ROOT, entry)])];
+  const argv = [...extra, join(ROOT, 'scripts', 'start.mjs'), entry.replace(/\.ts$/, '')];
   const child = spawn(process.execPath, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d) => (output = (output + d).slice(-20_000)));
