@@ -6,7 +6,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 
 WORKDIR /app
 COPY package.json package-lock.json ./
-# `prepare` (the build) skips itself here: the sources are not copied yet.
+# npm ci runs `prepare` (scripts/build.mjs), which skips itself until the sources are copied.
+COPY scripts ./scripts
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY . .
 
