@@ -1,10 +1,10 @@
 import { ConfigError, loadConfig } from '../core/config.js';
-import { bootstrapDefaultKey } from '../core/commands/keys.js';
 import { EmbedderMismatchError } from '../core/embedder-guard.js';
-import { startServer } from './server.js';
 
 async function main() {
+  // Configuration first: a bad value stops start-up before the server's modules load.
   const config = loadConfig();
+  const [{ startServer }, { bootstrapDefaultKey }] = await Promise.all([import('./server.js'), import('../core/commands/keys.js')]);
   const running = await startServer(config);
   const { logger, store } = running.services;
   const created = await bootstrapDefaultKey(store);

@@ -1,6 +1,4 @@
 import { ConfigError, type Config } from './config.js';
-import { MongoStore } from '../storage/mongo/store.js';
-import { ElasticsearchVectorIndex } from '../storage/elasticsearch/index.js';
 import { createLogger, type Logger } from './logger.js';
 import { UsageLimits } from './limits.js';
 import { connectRedis, type Services } from './services.js';
@@ -8,14 +6,11 @@ import { SqliteStore } from '../storage/sqlite/store.js';
 import { EmbeddedVectorIndex } from '../storage/vector/embedded.js';
 import type { Store } from '../storage/types.js';
 import type { VectorIndex } from '../storage/vector/types.js';
-import type { PipelineDeps } from '../pipeline/write/stages.js';
 import type { Embedder } from '../pipeline/types.js';
 import { createEmbedder } from '../pipeline/embedding/index.js';
-import { createEntityExtractor, createFactExtractor } from '../pipeline/extraction/index.js';
-import { createContradictionJudge } from '../pipeline/contradiction/index.js';
-import { factRules } from '../pipeline/extraction/fact-rules.js';
-import { EmbeddedQueue } from '../workers/embedded/runner.js';
-import { BullMqQueue, parseStageConcurrency } from '../workers/bullmq/queue.js';
+import { createPipelineDeps, loadExtractors } from './pipeline-deps.js';
+import { seedPrebuiltCaches } from './prebuilt-cache.js';
+import { EmbeddedQueue, defaultPipelineThreads } from '../workers/embedded/runner.js';
 import { WriteOutcomes } from '../workers/outcomes.js';
 import type { WriteQueue } from '../workers/queue.js';
 import { checkEmbedderMatchesStore } from './embedder-guard.js';
@@ -29,13 +24,18 @@ export interface ServiceOptions {
 
 /** The store the configuration names: MongoDB when MONGODB_URL is set, else the embedded SQLite store. */
 export async function openStore(config: Config): Promise<Store> {
-  if (config.MONGODB_URL) return MongoStore.open(config.MONGODB_URL, config.MONGODB_DB);
+  // Server backends load only when configured: the embedded default starts without their modules.
+  if (config.MONGODB_URL) {
+    const { MongoStore } = await import('../storage/mongo/store.js');
+    return MongoStore.open(config.MONGODB_URL, config.MONGODB_DB);
+  }
   return SqliteStore.open(config.DATA_DIR);
 }
 
 /** Elasticsearch when ELASTICSEARCH_URL is set, else exact cosine over the embedded store. */
 export async function openVectorIndex(config: Config, store: Store, dimensions: number): Promise<VectorIndex> {
   if (config.ELASTICSEARCH_URL) {
+    const { ElasticsearchVectorIndex } = await import('../storage/elasticsearch/index.js');
     return ElasticsearchVectorIndex.open(config.ELASTICSEARCH_URL, { dimensions, index: config.ELASTICSEARCH_INDEX });
   }
   if (!(store instanceof SqliteStore)) throw new ConfigError('ELASTICSEARCH_URL: required with MONGODB_URL');
@@ -45,6 +45,7 @@ export async function openVectorIndex(config: Config, store: Store, dimensions: 
 /** Store, embedder and vector index together (the admin CLI's re-embed needs all three). */
 export async function openStorage(config: Config): Promise<{ store: Store; vectors: VectorIndex; embedder: Embedder }> {
   const store = await openStore(config);
+  await seedPrebuiltCaches(config);
   const embedder = await createEmbedder(config);
   return { store, embedder, vectors: await openVectorIndex(config, store, embedder.dimensions) };
 }
@@ -57,24 +58,21 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL) : null;
   if (!redis && !sqlite) throw new ConfigError('REDIS_URL: required with MONGODB_URL (queues, rate limits and quotas live in Redis)');
   await checkEmbedderMatchesStore(store, embedder);
-  const pipeline: PipelineDeps = {
-    store,
-    vectors,
-    embedder,
-    entityExtractor: createEntityExtractor(config),
-    factExtractor: createFactExtractor(config),
-    judge: createContradictionJudge(config),
-    rules: factRules,
-  };
+  // Stages run here when this process runs BullMQ workers or the embedded runner without threads;
+  // otherwise (API-only, or embedded with pipeline threads) the extractors load on first use, if ever.
+  const runsStages = (options.runWorkers ?? config.RUN_WORKERS) && (redis !== null || config.PIPELINE_THREADS === 0);
+  const pipeline = createPipelineDeps(config, store, vectors, embedder, runsStages ? await loadExtractors(config) : undefined);
   const outcomes = new WriteOutcomes(store, logger);
-  const queue: WriteQueue = redis
-    ? new BullMqQueue(redis, { prefix: config.QUEUE_PREFIX, deps: pipeline, outcomes, logger: logger.child({ component: 'bullmq' }) }, {
+  const bullmq = redis ? await import('../workers/bullmq/queue.js') : null;
+  const queue: WriteQueue = bullmq && redis
+    ? new bullmq.BullMqQueue(redis, { prefix: config.QUEUE_PREFIX, deps: pipeline, outcomes, logger: logger.child({ component: 'bullmq' }) }, {
         attempts: config.JOB_ATTEMPTS,
-        concurrency: parseStageConcurrency(config.STAGE_CONCURRENCY),
+        concurrency: bullmq.parseStageConcurrency(config.STAGE_CONCURRENCY),
         lockDurationMs: config.JOB_LOCK_MS,
       })
     : new EmbeddedQueue(sqlite!.db, pipeline, outcomes, logger.child({ component: 'runner' }), {
-        concurrency: 2,
+        threads: config.PIPELINE_THREADS ?? defaultPipelineThreads(),
+        config,
         attempts: config.JOB_ATTEMPTS,
       });
   const limits = new UsageLimits(redis ? { kind: 'redis', client: redis } : { kind: 'sqlite', db: sqlite!.db }, config.RATE_LIMIT_PER_SECOND);

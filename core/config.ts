@@ -34,10 +34,18 @@ export const configSchema = z.object({
   /** Per-stage worker concurrency, e.g. "embed=4,commit=1" */
   STAGE_CONCURRENCY: z.string().default(''),
   JOB_ATTEMPTS: positiveInt(5),
+  /**
+   * Embedded mode: worker threads running the pipeline stages, so the API thread only validates,
+   * enqueues and serves reads. Default: one per core; 0 runs the stages on the API thread.
+   */
+  PIPELINE_THREADS: z.coerce.number().int().min(0).max(64).optional(),
   /** Redis key prefix of the BullMQ queues; separate deployments on one Redis use different prefixes. */
   QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only').default('engram'),
-  /** BullMQ job lock: a killed worker's jobs are picked up again after this many ms. */
-  JOB_LOCK_MS: positiveInt(30_000),
+  /**
+   * BullMQ job lock, renewed every half of it while a job runs: a killed worker's jobs are
+   * picked up again within this plus a stalled-check interval (a quarter of it).
+   */
+  JOB_LOCK_MS: positiveInt(5_000),
 
   EMBEDDER: z.enum(['glove', 'openai']).default('glove'),
   EXTRACTOR: z.enum(['rules', 'openai']).default('rules'),

@@ -24,10 +24,26 @@ const stageFailures = new Counter({
   registers: [processRegistry],
 });
 
+const queueStageName = (name: string) => name.replace(/^contradiction(\d)$/, 'contradiction-$1');
+
+/**
+ * Records stage runs timed elsewhere (the embedded runner's pipeline threads have their own
+ * registries, so they hand their timings back). `failedStage` ran last and threw.
+ */
+export function recordStageTimings(timingsMs: Record<string, number>, failedStage?: string): void {
+  for (const [name, ms] of Object.entries(timingsMs)) {
+    if (name === 'turn') continue;
+    const stage = queueStageName(name);
+    const failed = name === failedStage;
+    stageDuration.observe({ stage, outcome: failed ? 'error' : 'ok' }, ms / 1000);
+    if (failed) stageFailures.inc({ stage });
+  }
+}
+
 /** Times `work` as one run of `stage`; a throw counts as a failure and is rethrown. */
 export async function timeStage<T>(name: string, work: () => Promise<T>): Promise<T> {
   // One vocabulary for both runners: the BullMQ queue names.
-  const stage = name.replace(/^contradiction(\d)$/, 'contradiction-$1');
+  const stage = queueStageName(name);
   const end = stageDuration.startTimer({ stage });
   try {
     const result = await work();

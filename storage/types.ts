@@ -90,6 +90,8 @@ export interface ScopeSummary {
 
 export interface MemoryRepository {
   insert(memory: MemoryRecord): Promise<void>;
+  /** Inserts a batch's memories in order, in one round trip (one transaction on SQLite). */
+  insertMany(memories: MemoryRecord[]): Promise<void>;
   get(workspaceId: string, id: string): Promise<MemoryRecord | null>;
   getMany(workspaceId: string, ids: string[]): Promise<MemoryRecord[]>;
   /** Newest first (created_at desc, id desc). */

@@ -1,11 +1,11 @@
 import { ConfigError, loadConfig } from '../core/config.js';
-import { createServices } from '../core/bootstrap.js';
 import { EmbedderMismatchError } from '../core/embedder-guard.js';
 
 /** `npm run worker`: pipeline workers only, scaled apart from the API (needs REDIS_URL). */
 async function main() {
   const config = loadConfig();
   if (!config.REDIS_URL) throw new ConfigError('REDIS_URL: required for `npm run worker` (without Redis, `npm start` runs the workers in-process)');
+  const { createServices } = await import('../core/bootstrap.js');
   const services = await createServices(config, { runWorkers: true });
   services.logger.info({ queue: services.queue.kind, pid: process.pid }, 'engram worker started');
   let stopping = false;

@@ -27,7 +27,7 @@ export async function submitBatch(svc: Services, principal: Principal, items: Me
     completedAt: null,
   };
   await svc.store.batches.insert(batch);
-  for (const memory of memories) await svc.store.memories.insert(memory);
+  await svc.store.memories.insertMany(memories);
   await svc.store.history.append(memories.map(createdEvent));
   const jobs = memories.map((m, index) => ({ workspaceId: ws, memoryId: m.id, version: 1, batchId: batch.id, itemIndex: index }));
   await enqueueOrWithdraw(svc, principal, memories, jobs, batch.id);

@@ -317,14 +317,25 @@ export const ARRIVAL_ORDER_WAIT_MS = 120_000;
 
 /** Throws EarlierWritePending while a write that arrived earlier in the same user scope is unfinished. */
 export async function awaitTurn(store: Store, memory: MemoryRecord): Promise<void> {
+  if (!(await turnReached(store, memory))) throw new EarlierWritePending(memory.id);
+}
+
+/** True once no write that arrived earlier in the memory's user scope is unfinished. */
+export async function turnReached(store: Store, memory: MemoryRecord): Promise<boolean> {
   const since = new Date(Date.now() - ARRIVAL_ORDER_WAIT_MS).toISOString();
-  if (await store.memories.pendingBefore(scopeOf(memory), memory.seq, since)) throw new EarlierWritePending(memory.id);
+  return !(await store.memories.pendingBefore(scopeOf(memory), memory.seq, since));
 }
 
 /** Cheap pre-check for runners that run all stages at once: no stage work is done for a write that must wait. */
 export async function checkTurn(store: Store, ref: WriteRef): Promise<void> {
   const memory = await loadCurrent(store, ref);
   if (!isSkipped(memory)) await awaitTurn(store, memory);
+}
+
+/** Whether a write may run its contradiction and commit stages now (a write that will skip always may). */
+export async function isTurn(store: Store, ref: WriteRef): Promise<boolean> {
+  const memory = await loadCurrent(store, ref);
+  return isSkipped(memory) || turnReached(store, memory);
 }
 
 export async function commitStage(deps: PipelineDeps, ref: WriteRef, input: CommitInput, owner: string): Promise<CommitOutput> {

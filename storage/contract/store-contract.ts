@@ -222,6 +222,15 @@ export function describeStoreContract(
         expect(await store.memories.getMany(newWorkspaceId(), [m.id])).toEqual([]);
       });
 
+      it('insertMany stores a batch in order, each readable as inserted', async () => {
+        const ws = newWorkspaceId();
+        const batch = Array.from({ length: 5 }, (_, i) => memory(ws, { userId: 'bulk', seq: 100 + i, createdAt: at(i) }));
+        await store.memories.insertMany(batch);
+        await store.memories.insertMany([]);
+        for (const m of batch) expect(await store.memories.get(ws, m.id)).toEqual(m);
+        await expect(store.memories.insertMany([batch[0]])).rejects.toThrow();
+      });
+
       it('lists newest first (created_at desc, id desc) with paging totals', async () => {
         const ws = newWorkspaceId();
         const oldest = memory(ws, { createdAt: at(1) });

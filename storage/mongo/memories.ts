@@ -90,6 +90,10 @@ export class MongoMemoryRepository implements MemoryRepository {
     await this.col.insertOne(toDoc(memory));
   }
 
+  async insertMany(memories: MemoryRecord[]): Promise<void> {
+    if (memories.length) await this.col.insertMany(memories.map(toDoc), { ordered: true });
+  }
+
   async get(workspaceId: string, id: string): Promise<MemoryRecord | null> {
     const doc = await this.col.findOne({ _id: id, workspaceId });
     return doc ? toRecord(doc) : null;

@@ -60,6 +60,10 @@ export class SqliteMemoryRepository implements MemoryRepository {
   constructor(private readonly db: Database.Database) {}
 
   async insert(m: MemoryRecord): Promise<void> {
+    this.insertRow(m);
+  }
+
+  private insertRow(m: MemoryRecord): void {
     this.db
       .prepare(
         `INSERT INTO memories (id, workspace_id, user_id, agent_id, run_id, content, metadata, status, error, version, seq,
@@ -67,6 +71,12 @@ export class SqliteMemoryRepository implements MemoryRepository {
       )
       .run(m.id, m.workspaceId, m.userId, m.agentId, m.runId, m.content, json(m.metadata), m.status, m.error, m.version, m.seq,
         m.referenceTime, m.createdAt, m.updatedAt, m.deletedAt);
+  }
+
+  async insertMany(memories: MemoryRecord[]): Promise<void> {
+    this.db.transaction(() => {
+      for (const m of memories) this.insertRow(m);
+    }).immediate();
   }
 
   async get(workspaceId: string, id: string): Promise<MemoryRecord | null> {
@@ -138,7 +148,8 @@ export class SqliteMemoryRepository implements MemoryRepository {
       .eq('workspace_id', scope.workspaceId)
       .eq('agent_id', scope.agentId)
       .eq('user_id', scope.userId)
-      .eq('status', 'processing')
+      // A literal, so the partial index of processing writes serves this: its cost does not grow with the user's history.
+      .raw(`status = 'processing'`)
       .raw('deleted_at IS NULL')
       .raw('seq < ?', seq)
       .raw('updated_at > ?', since);

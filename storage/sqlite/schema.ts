@@ -75,6 +75,21 @@ const migrations: string[] = [
   `,
 ];
 
+/**
+ * Indexes for hot paths, created if missing at every open (idempotent, so they need no
+ * migration number of their own).
+ */
+const hotPathIndexes = `
+  -- The embedded runner claims each lane's jobs in arrival order: walking this index stops at the first ready job.
+  CREATE INDEX IF NOT EXISTS jobs_order ON jobs (order_key);
+  CREATE INDEX IF NOT EXISTS jobs_lane_order ON jobs (lane, order_key);
+  -- Contradiction candidates: the live facts of one subject and predicate in one user scope, whatever the user's history.
+  CREATE INDEX IF NOT EXISTS facts_live_candidates ON facts (workspace_id, user_id, agent_id, subject_key, predicate, valid_from, seq)
+    WHERE invalid_at IS NULL;
+  -- Whether an entity still has a memory (every commit unlinks and relinks its memory's entities).
+  CREATE INDEX IF NOT EXISTS entity_links_entity ON entity_links (entity_id, memory_id);
+`;
+
 export function migrate(db: Database.Database): void {
   const version = () => db.pragma('user_version', { simple: true }) as number;
   for (let i = version(); i < migrations.length; i++) {
@@ -85,4 +100,21 @@ export function migrate(db: Database.Database): void {
       db.pragma(`user_version = ${i + 1}`);
     }).immediate();
   }
+  ensureJobLanes(db);
+  db.exec(hotPathIndexes);
+}
+
+/**
+ * The embedded runner's lanes: each job records a hash of its user scope, and the lane
+ * (the pipeline thread) that serves it, so a scope's writes stay on one thread in order.
+ */
+function ensureJobLanes(db: Database.Database): void {
+  const columns = (db.pragma('table_info(jobs)') as { name: string }[]).map((c) => c.name);
+  if (columns.includes('lane')) return;
+  db.transaction(() => {
+    const again = (db.pragma('table_info(jobs)') as { name: string }[]).map((c) => c.name);
+    if (again.includes('lane')) return;
+    db.exec(`ALTER TABLE jobs ADD COLUMN scope_hash INTEGER NOT NULL DEFAULT 0;
+             ALTER TABLE jobs ADD COLUMN lane INTEGER NOT NULL DEFAULT 0;`);
+  }).immediate();
 }

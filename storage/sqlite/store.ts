@@ -16,6 +16,7 @@ import {
   SqliteWorkspaceRepository,
 } from './records.js';
 import { migrate } from './schema.js';
+import { cachePreparedStatements } from './statement-cache.js';
 
 /** Opens (creating if needed) the embedded database in `dataDir`. Safe to open from several processes. */
 export function openDatabase(dataDir: string): Database.Database {
@@ -29,7 +30,7 @@ export function openDatabase(dataDir: string): Database.Database {
   migrate(db);
   // Lets the query planner gather the statistics it needs (cheap; SQLite's recommendation at open).
   db.pragma('optimize = 0x10002');
-  return db;
+  return cachePreparedStatements(db);
 }
 
 /**

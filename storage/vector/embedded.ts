@@ -21,12 +21,25 @@ export class EmbeddedVectorIndex implements VectorIndex {
   private constructor(
     private readonly db: Database.Database,
     private readonly makeKernel: () => DotKernel,
+    /** False for a writer (a pipeline thread): it persists vectors and never loads or searches them. */
+    private readonly searchable = true,
   ) {
-    this.sync();
+    if (searchable) this.sync();
   }
 
   static async open(db: Database.Database): Promise<EmbeddedVectorIndex> {
     return new EmbeddedVectorIndex(db, await prepareDotKernel());
+  }
+
+  /** Write-only access for pipeline threads; the searching index picks their rows up through the revision counter. */
+  static openWriter(db: Database.Database): EmbeddedVectorIndex {
+    return new EmbeddedVectorIndex(
+      db,
+      () => {
+        throw new Error('a writer vector index does not search');
+      },
+      false,
+    );
   }
 
   private partition(workspaceId: string, dimensions: number): VectorPartition {
@@ -80,6 +93,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
     this.db.transaction(() => {
       for (const d of docs) insert.run(d.id, d.workspaceId, d.agentId, d.userId, d.runId, JSON.stringify(d.metadataTerms), toBlob(d.vector), this.nextRev());
     }).immediate();
+    if (!this.searchable) return;
     for (const d of docs) {
       this.partition(d.workspaceId, d.vector.length).put(
         { id: d.id, agentId: d.agentId, userId: d.userId, runId: d.runId, terms: d.metadataTerms },
@@ -121,6 +135,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
   }
 
   async search(vector: Float32Array, filter: VectorFilter, k: number): Promise<VectorHit[]> {
+    if (!this.searchable) throw new Error('a writer vector index does not search');
     this.sync();
     return this.partitions.get(filter.workspaceId)?.search(vector, filter, k) ?? [];
   }

@@ -88,7 +88,7 @@ describe('BullMQ flows with separate worker processes', () => {
       expect(new Set(all.facts.map((f: any) => f.object)).size).toBe(perUser);
     }
     expect((await api.api().get('/v1/events?status=processing')).body.processing).toBe(0);
-  });
+  }, 90_000);
 
   it('two concurrent writes of a single-valued fact leave exactly one live fact', async () => {
     for (let round = 0; round < 5; round++) {

@@ -47,10 +47,11 @@ describe('in-process runner', () => {
     } finally {
       await second.close();
     }
-  });
+  }, 120_000);
 
+  // These two swap a stage on the API thread's pipeline, so they run the stages there (PIPELINE_THREADS=0).
   it('a failing stage is retried and the write ends ready exactly once', async () => {
-    const t = await startTestServer({ JOB_ATTEMPTS: '3' });
+    const t = await startTestServer({ JOB_ATTEMPTS: '3', PIPELINE_THREADS: '0' });
     try {
       const extractor = t.services.pipeline.factExtractor;
       const original = extractor.extractFacts.bind(extractor);
@@ -70,7 +71,7 @@ describe('in-process runner', () => {
   });
 
   it('a write whose stage keeps failing ends in error; in a batch it is one failed item', async () => {
-    const t = await startTestServer({ JOB_ATTEMPTS: '2' });
+    const t = await startTestServer({ JOB_ATTEMPTS: '2', PIPELINE_THREADS: '0' });
     try {
       const extractor = t.services.pipeline.factExtractor;
       const original = extractor.extractFacts.bind(extractor);

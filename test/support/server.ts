@@ -64,6 +64,8 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     CACHE_DIR: SHARED_CACHE_DIR,
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_SECOND: '10000',
+    // One pipeline thread per test server: the stages still run off the API thread, and parallel test files do not oversubscribe the cores.
+    PIPELINE_THREADS: '1',
     // Test servers share one redis-server; each gets its own queues.
     QUEUE_PREFIX: `t${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
     ...env,

@@ -1,5 +1,6 @@
 import { FlowProducer, Queue, Worker, type ConnectionOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { hostname } from 'node:os';
 import type { MemoryVersions, WriteJob, WriteQueue } from '../queue.js';
 import { STAGES, jobIdOf, writeFlow, type Stage } from './flows.js';
 import { createProcessors, type ProcessorContext } from './processors.js';
@@ -92,14 +93,19 @@ export class BullMqQueue implements WriteQueue {
   async startWorkers(): Promise<void> {
     if (this.workers.length) return;
     const conn = this.connection.duplicate({ maxRetriesPerRequest: null }) as unknown as ConnectionOptions;
+    const lockMs = this.options.lockDurationMs ?? 5_000;
     for (const processor of createProcessors(this.context)) {
       const worker = new Worker<WriteJob>(processor.stage, (job, token) => processor.process(job, token), {
         connection: conn,
         prefix: this.context.prefix,
+        // Recorded on each job it takes (`processedBy`), so a stuck job names its worker process.
+        name: `${hostname()}-${process.pid}`,
         concurrency: this.options.concurrency?.[processor.stage] ?? this.options.defaultConcurrency ?? 4,
-        lockDuration: this.options.lockDurationMs ?? 30_000,
+        // The lock is renewed every lockDuration/2; once it lapses (a killed worker), the next
+        // stalled check of any live worker moves the job back to waiting.
+        lockDuration: lockMs,
         maxStalledCount: 10,
-        stalledInterval: Math.max(1_000, Math.floor((this.options.lockDurationMs ?? 30_000) / 2)),
+        stalledInterval: Math.max(500, Math.floor(lockMs / 4)),
       });
       worker.on('failed', (job, error) => {
         if (!job) return;

@@ -1,30 +1,33 @@
 import type Database from 'better-sqlite3';
-import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import type { Config } from '../../core/config.js';
 import type { Logger } from '../../core/logger.js';
-import { timeStage } from '../../core/metrics.js';
-import {
-  commitStage,
-  contradictionStage1,
-  contradictionStage2,
-  embedStage,
-  extractEntitiesStage,
-  extractFactsStage,
-  checkTurn,
-  EarlierWritePending,
-  type PipelineDeps,
-} from '../../pipeline/write/stages.js';
-import type { CommitOutput, WriteRef } from '../../pipeline/write/types.js';
+import { recordStageTimings } from '../../core/metrics.js';
+import type { PipelineDeps } from '../../pipeline/write/stages.js';
 import type { WriteOutcomes } from '../outcomes.js';
 import type { MemoryVersions, WriteJob, WriteQueue } from '../queue.js';
+import { announceWriteEnded, executeWrite, type PipelineResult } from './pipeline.js';
+import type { PipelineTask } from './pipeline-thread.js';
+
+export { runPipeline } from './pipeline.js';
 
 export interface EmbeddedRunnerOptions {
-  concurrency: number;
+  /** Worker threads running the stages; 0 runs them on this thread (tests that swap a stage use it). */
+  threads: number;
+  /** Passed to the threads, which build their own store connection and pipeline from it. */
+  config?: Config;
+  /** Writes in flight per thread (most of them wait for their turn in a user scope). */
+  writesPerThread?: number;
   attempts: number;
   /** A claimed job whose runner vanished is retried after this long. */
   leaseMs?: number;
   backoffMs?: number;
 }
+
+/** One pipeline thread per core: the API thread mostly waits on I/O, the stages are CPU work. */
+export const defaultPipelineThreads = () => Math.max(1, availableParallelism());
 
 interface JobRow {
   id: string;
@@ -32,44 +35,86 @@ interface JobRow {
   attempts: number;
 }
 
-/** Runs the six stages in their dependency order, in this process. */
-export async function runPipeline(deps: PipelineDeps, ref: WriteRef, owner: string, logger?: Logger): Promise<CommitOutput> {
-  const timings: Record<string, number> = {};
-  const timed = async <T>(stage: string, work: () => Promise<T>): Promise<T> => {
-    const started = performance.now();
-    try {
-      return await timeStage(stage, work);
-    } finally {
-      timings[stage] = Math.round((performance.now() - started) * 100) / 100;
-    }
-  };
-  await checkTurn(deps.store, ref);
-  const [embed, entities, facts] = await Promise.all([
-    timed('embed', () => embedStage(deps, ref)),
-    timed('entities', () => extractEntitiesStage(deps, ref)),
-    timed('facts', () => extractFactsStage(deps, ref)),
-  ]);
-  const stage1 = await timed('contradiction1', () => contradictionStage1(deps, ref, facts));
-  const stage2 = await timed('contradiction2', () => contradictionStage2(deps, ref, stage1));
-  const output = await timed('commit', () => commitStage(deps, ref, { embed, entities, contradiction: stage2 }, owner));
-  logger?.info({ memoryId: ref.memoryId, version: ref.version, timings }, 'pipeline finished');
-  return output;
+/** Where a write's stages run: on this thread or in a pool of worker threads. */
+interface PipelineExecutor {
+  readonly lanes: number;
+  run(lane: number, job: WriteJob, owner: string): Promise<PipelineResult>;
+  close(): Promise<void>;
+}
+
+class InlineExecutor implements PipelineExecutor {
+  readonly lanes = 1;
+  constructor(
+    private readonly deps: PipelineDeps,
+    private readonly logger: Logger,
+  ) {}
+
+  run(_lane: number, job: WriteJob, owner: string) {
+    return executeWrite(this.deps, job, owner, { logger: this.logger.child({ memoryId: job.memoryId }) });
+  }
+
+  async close() {}
 }
 
 /**
- * The embedded queue: durable job rows in the embedded database, processed by
- * an in-process loop. A crash or restart resumes every accepted, unfinished write.
+ * One single-thread pool per lane; the writes of a user scope always go to the same lane,
+ * so the hand-off from one commit to the next write of the scope stays inside a thread.
+ */
+class ThreadPoolExecutor implements PipelineExecutor {
+  private readonly pools: Piscina<PipelineTask, PipelineResult>[];
+
+  constructor(
+    readonly lanes: number,
+    writesPerThread: number,
+    config: Config,
+  ) {
+    // Compiled (dist/) or source (tsx): the thread module sits next to this one either way.
+    const source = import.meta.url.endsWith('.ts');
+    const filename = new URL(`./pipeline-thread.${source ? 'ts' : 'js'}`, import.meta.url).href;
+    const execArgv = source && !process.execArgv.some((a) => a.includes('tsx')) ? [...process.execArgv, '--import', 'tsx'] : process.execArgv;
+    this.pools = Array.from(
+      { length: lanes },
+      () =>
+        new Piscina({
+          filename,
+          minThreads: 1,
+          maxThreads: 1,
+          concurrentTasksPerWorker: writesPerThread,
+          idleTimeout: Number.POSITIVE_INFINITY,
+          workerData: { config },
+          execArgv,
+        }),
+    );
+  }
+
+  run(lane: number, job: WriteJob, owner: string) {
+    return this.pools[lane].run({ job, owner });
+  }
+
+  async close() {
+    await Promise.all(this.pools.map((pool) => pool.destroy()));
+  }
+}
+
+/**
+ * The embedded queue: durable job rows in the embedded database, claimed in arrival
+ * order by this (API) thread and run in pipeline worker threads. A crash or restart
+ * resumes every accepted, unfinished write.
  */
 export class EmbeddedQueue implements WriteQueue {
   readonly kind = 'embedded' as const;
   private running = false;
-  private active = 0;
+  /** Writes in flight per lane. */
+  private active: number[] = [];
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
   private readonly owner = `runner-${process.pid}-${randomUUID().slice(0, 8)}`;
   private readonly leaseMs: number;
   private readonly backoffMs: number;
+  private readonly perLane: number;
   private readonly inFlight = new Set<Promise<void>>();
+  private executor: PipelineExecutor | null = null;
+  private readonly statements;
 
   constructor(
     private readonly db: Database.Database,
@@ -80,33 +125,70 @@ export class EmbeddedQueue implements WriteQueue {
   ) {
     this.leaseMs = options.leaseMs ?? 60_000;
     this.backoffMs = options.backoffMs ?? 200;
+    this.perLane = options.writesPerThread ?? 8;
+    this.statements = {
+      insert: db.prepare(
+        `INSERT OR IGNORE INTO jobs (id, queue, payload, state, attempts, run_after, created_at, updated_at, order_key, scope_hash, lane)
+         VALUES (?, 'write', ?, 'pending', 0, ?, ?, ?, (SELECT COALESCE(MAX(order_key), 0) + 1 FROM jobs), ?, ?)`,
+      ),
+      // A lane's oldest ready job; the (lane, order_key) index makes this a short walk, whatever the backlog.
+      claim: db.prepare(
+        `UPDATE jobs SET state = 'running', run_after = ?, updated_at = ?, attempts = attempts + 1
+         WHERE id = (SELECT id FROM jobs INDEXED BY jobs_lane_order WHERE lane = ? AND state IN ('pending', 'running') AND run_after <= ?
+                     ORDER BY order_key LIMIT 1)
+         RETURNING id, payload, attempts`,
+      ),
+      relane: db.prepare('UPDATE jobs SET lane = scope_hash % ? WHERE lane != scope_hash % ?'),
+      done: db.prepare('DELETE FROM jobs WHERE id = ?'),
+      scope: db.prepare('SELECT agent_id, user_id FROM memories WHERE workspace_id = ? AND id = ?'),
+      later: db.prepare(`UPDATE jobs SET state = 'pending', run_after = ?, attempts = attempts - 1, updated_at = ? WHERE id = ?`),
+      failed: db.prepare(`UPDATE jobs SET state = 'failed', last_error = ?, updated_at = ? WHERE id = ?`),
+      retry: db.prepare(`UPDATE jobs SET state = 'pending', run_after = ?, last_error = ?, updated_at = ? WHERE id = ?`),
+    };
   }
 
   async enqueue(jobs: WriteJob[]): Promise<void> {
     if (jobs.length === 0) return;
     const now = Date.now();
-    const insert = this.db.prepare(
-      `INSERT OR IGNORE INTO jobs (id, queue, payload, state, attempts, run_after, created_at, updated_at, order_key)
-       VALUES (?, 'write', ?, 'pending', 0, ?, ?, ?, (SELECT COALESCE(MAX(order_key), 0) + 1 FROM jobs))`,
-    );
+    const lanes = this.lanes();
     this.db.transaction(() => {
-      for (const job of jobs) insert.run(`${job.memoryId}:v${job.version}`, JSON.stringify(job), now, now, now);
+      for (const job of jobs) {
+        const hash = this.scopeHash(job);
+        this.statements.insert.run(`${job.memoryId}:v${job.version}`, JSON.stringify(job), now, now, now, hash, hash % lanes);
+      }
     }).immediate();
     this.wake?.();
   }
 
   async forgetMemories(workspaceId: string, memories: MemoryVersions[]): Promise<void> {
-    const del = this.db.prepare(`DELETE FROM jobs WHERE json_extract(payload, '$.workspaceId') = ? AND json_extract(payload, '$.memoryId') = ?`);
+    const del = this.db.prepare(`DELETE FROM jobs WHERE id = ? AND json_extract(payload, '$.workspaceId') = ?`);
     this.db.transaction(() => {
-      for (const { id } of memories) del.run(workspaceId, id);
+      for (const { id, version } of memories) for (let v = 1; v <= version; v++) del.run(`${id}:v${v}`, workspaceId);
     }).immediate();
   }
 
   async startWorkers(): Promise<void> {
     if (this.running) return;
+    // Jobs queued under another thread count move to their lane for this one.
+    this.statements.relane.run(this.lanes(), this.lanes());
+    this.active = Array.from({ length: this.lanes() }, () => 0);
     this.reconcile();
     this.running = true;
     this.loop = this.run();
+  }
+
+  /** Lanes: one per pipeline thread. */
+  private lanes(): number {
+    return Math.max(1, this.options.threads);
+  }
+
+  /** A non-negative hash of the user scope of a job's memory: the writes of one scope share a lane. */
+  private scopeHash(job: WriteJob): number {
+    const row = this.statements.scope.get(job.workspaceId, job.memoryId) as { agent_id: string | null; user_id: string | null } | undefined;
+    const key = row ? JSON.stringify([job.workspaceId, row.agent_id, row.user_id]) : job.memoryId;
+    let hash = 0;
+    for (let i = 0; i < key.length; i++) hash = (hash * 31 + key.charCodeAt(i)) | 0;
+    return hash & 0x7fffffff;
   }
 
   /** A write accepted just before a crash may have no job row yet: give every such memory one. */
@@ -122,31 +204,37 @@ export class EmbeddedQueue implements WriteQueue {
     void this.enqueue(orphans.map((o) => ({ workspaceId: o.workspace_id, memoryId: o.id, version: o.version })));
   }
 
-  private claim(): (JobRow & { job: WriteJob }) | null {
+  /** Pipeline threads start with the first write, not with the process: start-up stays short and idle servers stay small. */
+  private executorFor(): PipelineExecutor {
+    this.executor ??=
+      this.options.threads > 0 && this.options.config
+        ? new ThreadPoolExecutor(this.options.threads, this.perLane, this.options.config)
+        : new InlineExecutor(this.deps, this.logger);
+    return this.executor;
+  }
+
+  private claim(lane: number): (JobRow & { job: WriteJob }) | null {
     const now = Date.now();
-    const row = this.db
-      .prepare(
-        `UPDATE jobs SET state = 'running', run_after = ?, updated_at = ?, attempts = attempts + 1
-         WHERE id = (SELECT id FROM jobs WHERE state IN ('pending', 'running') AND run_after <= ? ORDER BY order_key LIMIT 1)
-         RETURNING id, payload, attempts`,
-      )
-      .get(now + this.leaseMs, now, now) as JobRow | undefined;
+    const row = this.statements.claim.get(now + this.leaseMs, now, lane, now) as JobRow | undefined;
     return row ? { ...row, job: JSON.parse(row.payload) as WriteJob } : null;
   }
 
   private async run(): Promise<void> {
     while (this.running) {
-      const claimed = this.active < this.options.concurrency ? this.claim() : null;
-      if (claimed) {
-        this.active++;
-        const task = this.process(claimed).finally(() => {
-          this.active--;
+      let claimedAny = false;
+      for (let lane = 0; lane < this.active.length; lane++) {
+        const claimed = this.active[lane] < this.perLane ? this.claim(lane) : null;
+        if (!claimed) continue;
+        claimedAny = true;
+        this.active[lane]++;
+        const task = this.process(lane, claimed).finally(() => {
+          this.active[lane]--;
           this.inFlight.delete(task);
           this.wake?.();
         });
         this.inFlight.add(task);
-        continue;
       }
+      if (claimedAny) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 250);
         this.wake = () => {
@@ -158,30 +246,28 @@ export class EmbeddedQueue implements WriteQueue {
     }
   }
 
-  private async process(row: JobRow & { job: WriteJob }): Promise<void> {
+  private async process(lane: number, row: JobRow & { job: WriteJob }): Promise<void> {
     const { job } = row;
-    const log = this.logger.child({ jobId: row.id, memoryId: job.memoryId });
     try {
-      const output = await runPipeline(this.deps, job, `${this.owner}-${row.id}`, log);
-      await this.outcomes.completed(job, output);
-      this.db.prepare('DELETE FROM jobs WHERE id = ?').run(row.id);
-    } catch (error) {
-      if (error instanceof EarlierWritePending) {
-        // Not a failure: give the attempt back and look again shortly.
-        this.db
-          .prepare(`UPDATE jobs SET state = 'pending', run_after = ?, attempts = attempts - 1, updated_at = ? WHERE id = ?`)
-          .run(Date.now() + 10, Date.now(), row.id);
+      const result = await this.executorFor().run(lane, job, `${this.owner}-${row.id}`);
+      recordStageTimings(result.timings, result.kind === 'failed' ? result.stage : undefined);
+      if (result.kind === 'failed') throw new Error(`${result.stage}: ${result.message}`);
+      if (result.kind === 'wait') {
+        // Not a failure: an earlier write of the scope is unfinished. Give the attempt back and look again shortly.
+        this.statements.later.run(Date.now() + 10, Date.now(), row.id);
         return;
       }
+      await this.outcomes.completed(job, result.output);
+      this.statements.done.run(row.id);
+    } catch (error) {
       if (row.attempts >= this.options.attempts) {
-        this.db.prepare(`UPDATE jobs SET state = 'failed', last_error = ?, updated_at = ? WHERE id = ?`).run(String(error), Date.now(), row.id);
+        this.statements.failed.run(String(error), Date.now(), row.id);
         await this.outcomes.failed(job, error);
+        announceWriteEnded();
       } else {
         const delay = this.backoffMs * 2 ** (row.attempts - 1);
-        log.warn({ err: error, attempt: row.attempts, retryInMs: delay }, 'write stage failed; retrying');
-        this.db
-          .prepare(`UPDATE jobs SET state = 'pending', run_after = ?, last_error = ?, updated_at = ? WHERE id = ?`)
-          .run(Date.now() + delay, String(error), Date.now(), row.id);
+        this.logger.warn({ jobId: row.id, memoryId: job.memoryId, err: error, attempt: row.attempts, retryInMs: delay }, 'write stage failed; retrying');
+        this.statements.retry.run(Date.now() + delay, String(error), Date.now(), row.id);
       }
     }
   }
@@ -195,11 +281,12 @@ export class EmbeddedQueue implements WriteQueue {
     this.db.prepare('SELECT 1').get();
   }
 
-  /** Stops claiming work and waits for jobs in flight. */
+  /** Stops claiming work, waits for jobs in flight, then stops the threads. */
   async close(): Promise<void> {
     this.running = false;
     this.wake?.();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
+    await this.executor?.close();
   }
 }

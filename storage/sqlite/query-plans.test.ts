@@ -1,0 +1,48 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from './store.js';
+
+/**
+ * The write path's per-write lookups must cost the same whatever a user's history:
+ * each is answered from an index (SEARCH … USING INDEX), never by scanning a table
+ * or sorting every matching row.
+ */
+const dir = mkdtempSync(join(tmpdir(), 'engram-plans-'));
+const db = openDatabase(dir);
+afterAll(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const plan = (sql: string, ...params: unknown[]) =>
+  (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join('\n');
+
+describe('write-path query plans (SQLite)', () => {
+  it.each([
+    [
+      'arrival-order check (pendingBefore)',
+      `SELECT 1 FROM memories WHERE workspace_id = ? AND agent_id IS NULL AND user_id = ? AND status = 'processing' AND deleted_at IS NULL AND seq < ? AND updated_at > ? LIMIT 1`,
+      'memories_processing',
+    ],
+    [
+      'contradiction candidates (findLive)',
+      `SELECT * FROM facts WHERE workspace_id = ? AND user_id = ? AND agent_id IS NULL AND subject_key = ? AND predicate IN (?, ?) AND invalid_at IS NULL`,
+      'facts_live_candidates',
+    ],
+    ['entity resolution by key', 'SELECT id, aliases FROM entities WHERE workspace_id = ? AND agent_key = ? AND user_key = ? AND canonical = ?', 'sqlite_autoindex_entities'],
+    ['whether an entity still has a memory', 'SELECT 1 FROM entity_links WHERE entity_id = ? LIMIT 1', 'entity_links_entity'],
+    [
+      'the runner claiming the oldest ready job of a lane',
+      `SELECT id FROM jobs INDEXED BY jobs_lane_order WHERE lane = ? AND state IN ('pending', 'running') AND run_after <= ? ORDER BY order_key LIMIT 1`,
+      'jobs_lane_order',
+    ],
+    ['the next job order key', 'SELECT COALESCE(MAX(order_key), 0) + 1 FROM jobs', 'jobs_order'],
+  ])('%s uses an index', (_name, sql, index) => {
+    const detail = plan(sql, ...Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => 'x'));
+    expect(detail).toContain(index);
+    expect(detail).not.toMatch(/SCAN (memories|facts|entities|entity_links)\b(?! USING)/);
+    expect(detail).not.toContain('USE TEMP B-TREE');
+  });
+});

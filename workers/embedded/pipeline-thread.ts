@@ -1,0 +1,39 @@
+import { threadId, workerData } from 'node:worker_threads';
+import { createPipelineDeps } from '../../core/pipeline-deps.js';
+import type { Config } from '../../core/config.js';
+import { createLogger } from '../../core/logger.js';
+import { createEmbedder } from '../../pipeline/embedding/index.js';
+import { createEntityExtractor, createFactExtractor } from '../../pipeline/extraction/index.js';
+import { SqliteStore } from '../../storage/sqlite/store.js';
+import { EmbeddedVectorIndex } from '../../storage/vector/embedded.js';
+import type { WriteJob } from '../queue.js';
+import { executeWrite, type PipelineResult } from './pipeline.js';
+
+/**
+ * A pipeline worker thread (run by the embedded runner's piscina pool): it opens its own
+ * connection to the embedded database and its own embedder and extractors, and runs whole
+ * writes, so stage work never blocks the API thread's event loop.
+ */
+const config = (workerData as { config: Config }).config;
+
+const ready = (async () => {
+  const store = SqliteStore.open(config.DATA_DIR);
+  const embedder = await createEmbedder(config);
+  // Loaded eagerly here: a pipeline thread exists to extract.
+  const deps = createPipelineDeps(config, store, EmbeddedVectorIndex.openWriter(store.db), embedder, {
+    entityExtractor: createEntityExtractor(config),
+    factExtractor: createFactExtractor(config),
+  });
+  const logger = createLogger(config.LOG_LEVEL).child({ component: 'pipeline-thread', threadId });
+  return { deps, logger };
+})();
+
+export interface PipelineTask {
+  job: WriteJob;
+  owner: string;
+}
+
+export default async function runWrite({ job, owner }: PipelineTask): Promise<PipelineResult> {
+  const { deps, logger } = await ready;
+  return executeWrite(deps, job, owner, { logger: logger.child({ memoryId: job.memoryId }) });
+}

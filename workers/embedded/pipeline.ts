@@ -1,0 +1,149 @@
+import { BroadcastChannel } from 'node:worker_threads';
+import { performance } from 'node:perf_hooks';
+import type { Logger } from '../../core/logger.js';
+import {
+  commitStage,
+  contradictionStage1,
+  contradictionStage2,
+  embedStage,
+  extractEntitiesStage,
+  extractFactsStage,
+  isTurn,
+  EarlierWritePending,
+  scopeLockKey,
+  scopeOf,
+  type PipelineDeps,
+} from '../../pipeline/write/stages.js';
+import type { CommitOutput, WriteRef } from '../../pipeline/write/types.js';
+
+/**
+ * Commits finished in any thread of this process. A write waiting for an earlier one
+ * in its user scope re-checks when one lands, instead of polling the store in a tight loop.
+ */
+const commits = new BroadcastChannel('engram:commits');
+commits.unref();
+/** Waiting writes by user scope; `*` wakes all of them. */
+const waiters = new Map<string, Set<() => void>>();
+const wake = (scope: string) => {
+  const woken = scope === '*' ? [...waiters.values()].flatMap((s) => [...s]) : [...(waiters.get(scope) ?? [])];
+  for (const w of woken) w();
+};
+commits.onmessage = (event) => wake(String((event as MessageEvent).data));
+
+/** Tells every thread (this one included) that a write of `scope` ended, so the scope's waiting writes look again. */
+export function announceWriteEnded(scope = '*'): void {
+  commits.postMessage(scope);
+  wake(scope);
+}
+
+/** A write from another process (or a missed message) is noticed by this poll. */
+const RECHECK_MS = 250;
+
+function nextCommit(scope: string): Promise<void> {
+  return new Promise((resolve) => {
+    let set = waiters.get(scope);
+    if (!set) waiters.set(scope, (set = new Set()));
+    const done = () => {
+      clearTimeout(timer);
+      set.delete(done);
+      if (set.size === 0 && waiters.get(scope) === set) waiters.delete(scope);
+      resolve();
+    };
+    const timer = setTimeout(done, RECHECK_MS);
+    set.add(done);
+  });
+}
+
+/**
+ * Waits until every earlier write in the user scope has ended; after `maxWaitMs` it gives
+ * up with EarlierWritePending so the runner can hand the slot to other work.
+ */
+export async function waitForTurn(deps: PipelineDeps, ref: WriteRef, scope: string, maxWaitMs: number): Promise<void> {
+  const deadline = Date.now() + maxWaitMs;
+  while (!(await isTurn(deps.store, ref))) {
+    if (Date.now() >= deadline) throw new EarlierWritePending(ref.memoryId);
+    await nextCommit(scope);
+  }
+}
+
+async function scopeKeyOf(deps: PipelineDeps, ref: WriteRef): Promise<string> {
+  const memory = await deps.store.memories.get(ref.workspaceId, ref.memoryId);
+  return memory ? scopeLockKey(scopeOf(memory)) : '*';
+}
+
+export interface PipelineRunOptions {
+  logger?: Logger;
+  /** How long a write that has done its stage work waits for earlier writes of its scope. */
+  maxTurnWaitMs?: number;
+}
+
+/**
+ * Runs the six stages in their dependency order. The extraction stages do not depend on
+ * other writes, so they run at once; contradiction and commit wait for the write's turn
+ * in its user scope (arrival order), then run against the committed state.
+ */
+export async function runPipeline(
+  deps: PipelineDeps,
+  ref: WriteRef,
+  owner: string,
+  options: PipelineRunOptions = {},
+  timings: StageTimings = {},
+): Promise<CommitOutput> {
+  const timed = async <T>(stage: string, work: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await work();
+    } catch (error) {
+      if (!(error instanceof EarlierWritePending)) throw new StageFailed(stage, error);
+      throw error;
+    } finally {
+      timings[stage] = Math.round((performance.now() - started) * 100) / 100;
+    }
+  };
+  const [embed, entities, facts] = await Promise.all([
+    timed('embed', () => embedStage(deps, ref)),
+    timed('entities', () => extractEntitiesStage(deps, ref)),
+    timed('facts', () => extractFactsStage(deps, ref)),
+  ]);
+  const scope = await scopeKeyOf(deps, ref);
+  await timed('turn', () => waitForTurn(deps, ref, scope, options.maxTurnWaitMs ?? 10_000));
+  const stage1 = await timed('contradiction1', () => contradictionStage1(deps, ref, facts));
+  const stage2 = await timed('contradiction2', () => contradictionStage2(deps, ref, stage1));
+  const output = await timed('commit', () => commitStage(deps, ref, { embed, entities, contradiction: stage2 }, owner));
+  announceWriteEnded(scope);
+  options.logger?.debug({ memoryId: ref.memoryId, version: ref.version, timings }, 'pipeline finished');
+  return output;
+}
+
+/** Milliseconds per stage of one run; the runner reports them as metrics on its own thread. */
+export type StageTimings = Record<string, number>;
+
+/** A stage threw; `stage` names it so the failure is counted against it. */
+export class StageFailed extends Error {
+  constructor(
+    readonly stage: string,
+    cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'StageFailed';
+  }
+}
+
+/** What one pipeline run tells the runner (plain data: it crosses from a pipeline thread). */
+export type PipelineResult =
+  | { kind: 'committed'; output: CommitOutput; timings: StageTimings }
+  | { kind: 'wait'; timings: StageTimings }
+  | { kind: 'failed'; stage: string; message: string; timings: StageTimings };
+
+/** Runs the pipeline, mapping "an earlier write is still processing" to a result rather than a failure. */
+export async function executeWrite(deps: PipelineDeps, ref: WriteRef, owner: string, options: PipelineRunOptions = {}): Promise<PipelineResult> {
+  const timings: StageTimings = {};
+  try {
+    const output = await runPipeline(deps, ref, owner, options, timings);
+    return { kind: 'committed', output, timings };
+  } catch (error) {
+    if (error instanceof EarlierWritePending) return { kind: 'wait', timings };
+    if (error instanceof StageFailed) return { kind: 'failed', stage: error.stage, message: error.message, timings };
+    throw error;
+  }
+}
