@@ -62,7 +62,9 @@ function packBm25(ranked: string[], lineOf: (dia: string) => string, budget: num
 
 async function ingest(api: ApiClient, conversations: Conversation[]): Promise<Map<string, Map<string, string>>> {
   const batches: string[] = [];
-  for (const c of conversations) {
+  // A data folder that already holds the conversations (run.ts --data-dir) is queried as it is.
+  const stored = (await api.get(`/v1/memories?user_id=${encodeURIComponent(conversations[0].id)}&limit=1`)).body.memories?.length > 0;
+  for (const c of stored ? [] : conversations) {
     for (let i = 0; i < c.turns.length; i += BATCH) {
       const items = c.turns.slice(i, i + BATCH).map((t) => ({ content: t.content, user_id: c.id, timestamp: t.timestamp, metadata: { dia_id: t.diaId } }));
       const res = await api.post('/v1/batch', { memories: items });

@@ -1,7 +1,7 @@
 /**
  * LoCoMo evidence recall of search and context against a BM25 baseline, over HTTP on a fresh
  * embedded server; prints one JSON object:
- *   npx tsx test/eval/locomo/run.ts [--conversations N]
+ *   npx tsx test/eval/locomo/run.ts [--conversations N] [--data-dir DIR]
  * LOCOMO_PATH overrides the data file (default ../shared/data/locomo/locomo-dev.json beside the
  * repository); EMBEDDER and the other variables configure the server as usual.
  */
@@ -13,7 +13,9 @@ const arg = process.argv.indexOf('--conversations');
 const limit = arg > 0 ? Number(process.argv[arg + 1]) : Infinity;
 const conversations = loadLocomo(locomoPath()).slice(0, limit);
 const env = Object.fromEntries(['EMBEDDER', 'ONNX_MODEL_DIR'].flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])));
-const server = await startTestServer(env);
+// --data-dir DIR keeps the ingested store between runs (tuning the read path without re-ingesting).
+const dirArg = process.argv.indexOf('--data-dir');
+const server = await startTestServer(env, dirArg > 0 ? { dataDir: process.argv[dirArg + 1] } : {});
 try {
   console.log(JSON.stringify(await evaluateLocomo(server.api(), conversations), null, 2));
 } finally {
