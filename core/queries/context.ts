@@ -84,10 +84,14 @@ const byScore = (a: { score: number; id: string }, b: { score: number; id: strin
 
 /** Memories fetched from each retriever before fusion. */
 const CANDIDATES = 60;
-/** Reciprocal rank fusion constant: a hit at rank r adds weight / (RRF_K + r). */
-const RRF_K = 60;
+/**
+ * Reciprocal rank fusion: a hit at rank r adds weight / (RRF_K + r). A small K (tuned on the LoCoMo
+ * development conversations) lets the first hits of either retriever lead; the vectors, which
+ * already carry lexical evidence, weigh a little more than the keyword ranking.
+ */
+const RRF_K = 10;
 const DENSE_WEIGHT = 1;
-const LEXICAL_WEIGHT = 1;
+const LEXICAL_WEIGHT = 0.7;
 /** A fact enters the block when its cosine with the query reaches this, or when it came from a top memory. */
 const FACT_MIN_COSINE = 0.5;
 /** Facts said in one of the best memories of the fused ranking join the block with them. */
