@@ -39,12 +39,12 @@ export interface SentenceRecipe {
 }
 
 export const DEFAULT_RECIPE: Readonly<SentenceRecipe> = Object.freeze({
-  ngram: Object.freeze({ minN: 3, maxN: 4, buckets: 91 }),
+  ngram: Object.freeze({ minN: 3, maxN: 4, buckets: 283 }),
   ngramShare: 0.35,
   sifSmoothing: 1e-3,
   unknownTokenWeight: 1,
   commonDirectionWords: 50_000,
-  lexical: Object.freeze({ buckets: 320, share: 0.5, weight: 'sif' as const }),
+  lexical: Object.freeze({ buckets: 256, share: 0.25, weight: 'sif' as const }),
 });
 
 export function sentenceDimensions(table: Pick<GloveTable, 'dimensions'>, recipe: SentenceRecipe): number {
