@@ -4,7 +4,7 @@ import { loadLocomo, locomoAvailable, locomoPath } from './dataset.js';
 import { evaluateLocomo, type LocomoReport } from './evaluate.js';
 
 /**
- * Two of the five LoCoMo development conversations (conv-26, conv-30: 788 turns, 186 questions),
+ * Two of the five LoCoMo development conversations (conv-26, conv-30: 788 turns, 231 questions),
  * to keep CI short; floors a little under the figures measured on them (notes: `run.ts --conversations 2`).
  * The data lives beside the repository (../shared/data/locomo), never in it.
  */
@@ -34,4 +34,5 @@ describe.skipIf(!available)('LoCoMo evidence recall over HTTP against BM25 on th
   });
 });
 
-const FLOORS = { context800: 0, context2000: 0, contextMargin800: 0, contextMargin2000: 0, search: 0 };
+// Measured on these two conversations: context 0.704 (BM25 0.623) at 800 tokens, 0.775 (0.688) at 2,000; search 0.567 (0.572).
+const FLOORS = { context800: 0.67, context2000: 0.74, contextMargin800: 0.05, contextMargin2000: 0.05, search: 0.53 };
