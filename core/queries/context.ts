@@ -111,9 +111,10 @@ async function keywordHits(svc: Services, query: string, filter: VectorFilter): 
 
 /**
  * GET /v1/context. Memories come from two retrievers, the embedding (cosine) and the keyword
- * index (BM25), fused by reciprocal rank. Live facts enter when they are relevant to the query
- * (their own words, or said in one of the best memories), within a share of the budget; the
- * memories, with their dates, fill the rest, best first, without duplicates.
+ * index (BM25), fused by reciprocal rank. Live facts take at most a share of the budget: all of
+ * them when they fit in it (a stable block), otherwise those relevant to the query (their own
+ * words, or said in one of the best memories). The memories, with their dates, fill the rest,
+ * best first, without duplicates.
  */
 export async function assembleContext(
   svc: Services,
@@ -159,12 +160,16 @@ export async function assembleContext(
   const liveFacts = facts.items;
   const factVectors = await factEmbeddings.get(svc.pipeline.embedder, liveFacts);
   const topSources = new Map(memories.slice(0, FACT_SOURCE_TOP).map(({ memory, score }) => [memory.id, score]));
-  const relevantFacts = liveFacts
+  const scoredFacts = liveFacts
     .map((fact, i) => ({ fact, cosine: cosine(vector, factVectors[i]), source: Math.max(0, ...fact.sourceMemoryIds.map((id) => topSources.get(id) ?? 0)) }))
-    .filter((f) => f.cosine >= FACT_MIN_COSINE || f.source > 0)
     // A fact ranks with the memory it came from, or as a memory at the rank its own similarity earns.
-    .map((f) => ({ fact: f.fact, score: Math.max(f.source, f.cosine >= FACT_MIN_COSINE ? DENSE_WEIGHT / (RRF_K + 1 + (1 - f.cosine) * 20) : 0) }))
+    .map((f) => ({ fact: f.fact, relevant: f.cosine >= FACT_MIN_COSINE || f.source > 0, score: Math.max(f.source, DENSE_WEIGHT / (RRF_K + 1 + (1 - f.cosine) * 20)) }))
     .sort((a, b) => byScore({ score: a.score, id: a.fact.id }, { score: b.score, id: b.fact.id }));
+  const factsMaxChars = Math.floor(maxChars * MAX_FACT_SHARE);
+  // A scope whose live facts all fit in their share keeps them all, so its facts block (and
+  // stable_hash) is the same for every query; beyond that only the relevant ones compete for it.
+  const allFit = scoredFacts.reduce((n, f) => n + 1 + factLine(f.fact).length, 'Known facts:'.length) <= factsMaxChars;
+  const relevantFacts = allFit ? scoredFacts : scoredFacts.filter((f) => f.relevant);
 
   const stable = fillSection(
     'Known facts:',
@@ -174,7 +179,7 @@ export async function assembleContext(
       score,
       order: `${PREDICATE_FAMILIES.indexOf(fact.family)}\u0000${fact.subjectKey}\u0000${fact.predicate}\u0000${fact.objectKey}\u0000${fact.id}`,
     })),
-    Math.floor(maxChars * MAX_FACT_SHARE),
+    factsMaxChars,
   );
 
   const remaining = maxChars - (stable.text ? stable.text.length + 2 : 0);
