@@ -75,7 +75,7 @@ async function measure(n: number) {
       const embedded = await pipeline.embedder.embed(chunk.map((m) => m.content));
       for (const m of chunk) await store.memories.insert(m);
       await vectors.upsert(
-        chunk.map((m, i) => ({ id: m.id, workspaceId: ws, agentId: null, userId: m.userId, runId: null, metadataTerms: metadataTerms(m.metadata), vector: embedded[i] })),
+        chunk.map((m, i) => ({ id: m.id, workspaceId: ws, agentId: null, userId: m.userId, runId: null, metadataTerms: metadataTerms(m.metadata), vector: embedded[i], text: m.content })),
       );
       // A few live facts per user, as extraction would leave them.
       for (const m of chunk.filter((_, i) => i % 50 === 0)) {

@@ -50,6 +50,7 @@ export async function reembedAll(
           runId: m.runId,
           metadataTerms: metadataTerms(m.metadata),
           vector: embedded[i],
+          text: m.content,
         })),
       );
       progress.offset += page.items.length;

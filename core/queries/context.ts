@@ -3,7 +3,8 @@ import { checkAgentReadable } from '../commands/agents.js';
 import { cosine } from '../../pipeline/embedding/index.js';
 import { readAgent, type Principal } from '../principal.js';
 import type { Services } from '../services.js';
-import type { FactRecord } from '../../storage/types.js';
+import type { FactRecord, MemoryRecord } from '../../storage/types.js';
+import type { VectorFilter, VectorHit } from '../../storage/vector/types.js';
 import { PREDICATE_FAMILIES, type Embedder } from '../../pipeline/types.js';
 import { embedQuery, nearestMemories, vectorFilterOf } from './search.js';
 
@@ -11,7 +12,6 @@ export const CHARS_PER_TOKEN = 4;
 export const DEFAULT_TOKEN_BUDGET = 800;
 /** Live facts considered per request (the most recent when a scope has more), as many as a profile shows. */
 const MAX_FACTS = 200;
-const MAX_MEMORIES = 30;
 /** Shortest excerpt of a memory worth including when the whole memory does not fit. */
 const MIN_EXCERPT_CHARS = 60;
 
@@ -45,7 +45,8 @@ const factEmbeddings = new FactEmbeddingCache(200_000);
 const factText = (f: FactRecord) => `${f.subject} ${f.predicateRaw} ${f.object}`;
 
 const factLine = (f: FactRecord) => `- ${f.subject} ${f.predicate.replace(/_/g, ' ')} ${f.object} (since ${f.validFrom.slice(0, 10)})`;
-const memoryLine = (content: string) => `- ${content.replace(/\s+/g, ' ').trim()}`;
+/** Memories carry their date, so the reader can answer "when" questions. */
+const memoryLine = (m: MemoryRecord) => `- [${(m.referenceTime ?? m.createdAt).slice(0, 10)}] ${m.content.replace(/\s+/g, ' ').trim()}`;
 
 interface Line {
   id: string;
@@ -57,9 +58,8 @@ interface Line {
 
 /**
  * Chooses lines by descending score while the section fits in `maxChars`, then
- * writes them in their `order`. The choice is query-dependent, the layout is not:
- * when every fact fits, the facts block is identical for every query, so its
- * hash works as a prompt-cache key.
+ * writes them in their `order`. The choice is query-dependent, the layout is not,
+ * so the same facts always make the same block (and `stable_hash`).
  */
 function fillSection(heading: string, lines: Line[], maxChars: number, options: { truncate?: boolean } = {}) {
   let length = heading.length;
@@ -82,7 +82,40 @@ function fillSection(heading: string, lines: Line[], maxChars: number, options: 
 
 const byScore = (a: { score: number; id: string }, b: { score: number; id: string }) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-/** GET /v1/context: live facts first, then the most relevant memories, within the token budget. */
+/** Memories fetched from each retriever before fusion. */
+const CANDIDATES = 60;
+/**
+ * Reciprocal rank fusion: a hit at rank r adds weight / (RRF_K + r). A small K (tuned on the LoCoMo
+ * development conversations) lets the first hits of either retriever lead; the vectors, which
+ * already carry lexical evidence, weigh a little more than the keyword ranking.
+ */
+const RRF_K = 10;
+const DENSE_WEIGHT = 1;
+const LEXICAL_WEIGHT = 0.7;
+/** A fact enters the block when its cosine with the query reaches this, or when it came from a top memory. */
+const FACT_MIN_COSINE = 0.5;
+/** Facts said in one of the best memories of the fused ranking join the block with them. */
+const FACT_SOURCE_TOP = 3;
+/** Most of the budget the facts may take; the rest is for memories. */
+const MAX_FACT_SHARE = 0.35;
+
+/** Keyword hits; a keyword index that fails leaves context to the vectors (logged). */
+async function keywordHits(svc: Services, query: string, filter: VectorFilter): Promise<VectorHit[]> {
+  try {
+    return await svc.vectors.searchText(query, filter, CANDIDATES);
+  } catch (error) {
+    svc.logger.warn({ err: error }, 'keyword search failed');
+    return [];
+  }
+}
+
+/**
+ * GET /v1/context. Memories come from two retrievers, the embedding (cosine) and the keyword
+ * index (BM25), fused by reciprocal rank. Live facts take at most a share of the budget: all of
+ * them when they fit in it (a stable block), otherwise those relevant to the query (their own
+ * words, or said in one of the best memories). The memories, with their dates, fill the rest,
+ * best first, without duplicates.
+ */
 export async function assembleContext(
   svc: Services,
   principal: Principal,
@@ -93,41 +126,66 @@ export async function assembleContext(
   await svc.limits.consume('query', principal.workspace.id, principal.workspace.plan);
 
   const maxChars = q.token_budget * CHARS_PER_TOKEN;
-  const vector = await embedQuery(svc, q.query);
-  const found = await nearestMemories(svc, vector, vectorFilterOf(principal, { user_id: q.user_id, agent_id: q.agent_id }), MAX_MEMORIES);
-  const memoryScore = new Map(found.map(({ hit, memory }) => [memory.id, hit.score]));
+  const filter = vectorFilterOf(principal, { user_id: q.user_id, agent_id: q.agent_id });
+  const vector = await embedQuery(svc, q.query, filter.workspaceId);
+  const [dense, lexical, facts] = await Promise.all([
+    nearestMemories(svc, vector, filter, CANDIDATES),
+    keywordHits(svc, q.query, filter),
+    svc.store.facts.query({ workspaceId: principal.workspace.id, agentId, userId: q.user_id }, { limit: MAX_FACTS, offset: 0 }, { countTotal: false }),
+  ]);
 
-  const facts = (
-    await svc.store.facts.query({ workspaceId: principal.workspace.id, agentId, userId: q.user_id }, { limit: MAX_FACTS, offset: 0 }, { countTotal: false })
-  ).items;
-  const factVectors = await factEmbeddings.get(svc.pipeline.embedder, facts);
-  // A fact is as relevant as its own words, or as the memory it was said in.
-  const rankedFacts = facts
-    .map((fact, i) => ({
-      fact,
-      score: Math.max(cosine(vector, factVectors[i]), ...fact.sourceMemoryIds.map((id) => memoryScore.get(id) ?? -1)),
-    }))
+  // Reciprocal rank fusion of the two rankings.
+  const fused = new Map<string, number>();
+  dense.forEach(({ memory }, rank) => fused.set(memory.id, (fused.get(memory.id) ?? 0) + DENSE_WEIGHT / (RRF_K + rank + 1)));
+  lexical.forEach((hit, rank) => fused.set(hit.id, (fused.get(hit.id) ?? 0) + LEXICAL_WEIGHT / (RRF_K + rank + 1)));
+  const known = new Map(dense.map(({ memory }) => [memory.id, memory]));
+  const missing = lexical.map((h) => h.id).filter((id) => !known.has(id));
+  for (const m of await svc.store.memories.getMany(principal.workspace.id, missing)) known.set(m.id, m);
+  const ranked = [...fused]
+    .flatMap(([id, score]) => {
+      const memory = known.get(id);
+      return memory && !memory.deletedAt ? [{ memory, score }] : [];
+    })
+    .sort((a, b) => byScore({ score: a.score, id: a.memory.id }, { score: b.score, id: b.memory.id }));
+
+  // Identical texts said twice add nothing the first did not.
+  const seen = new Set<string>();
+  const memories = ranked.filter(({ memory }) => {
+    const key = memory.content.replace(/\s+/g, ' ').trim().toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+
+  const liveFacts = facts.items;
+  const factVectors = await factEmbeddings.get(svc.pipeline.embedder, liveFacts);
+  const topSources = new Map(memories.slice(0, FACT_SOURCE_TOP).map(({ memory, score }) => [memory.id, score]));
+  const scoredFacts = liveFacts
+    .map((fact, i) => ({ fact, cosine: cosine(vector, factVectors[i]), source: Math.max(0, ...fact.sourceMemoryIds.map((id) => topSources.get(id) ?? 0)) }))
+    // A fact ranks with the memory it came from, or as a memory at the rank its own similarity earns.
+    .map((f) => ({ fact: f.fact, relevant: f.cosine >= FACT_MIN_COSINE || f.source > 0, score: Math.max(f.source, DENSE_WEIGHT / (RRF_K + 1 + (1 - f.cosine) * 20)) }))
     .sort((a, b) => byScore({ score: a.score, id: a.fact.id }, { score: b.score, id: b.fact.id }));
-  const factsById = new Map(facts.map((f) => [f.id, f]));
+  const factsMaxChars = Math.floor(maxChars * MAX_FACT_SHARE);
+  // A scope whose live facts all fit in their share keeps them all, so its facts block (and
+  // stable_hash) is the same for every query; beyond that only the relevant ones compete for it.
+  const allFit = scoredFacts.reduce((n, f) => n + 1 + factLine(f.fact).length, 'Known facts:'.length) <= factsMaxChars;
+  const relevantFacts = allFit ? scoredFacts : scoredFacts.filter((f) => f.relevant);
 
   const stable = fillSection(
     'Known facts:',
-    rankedFacts.map(({ fact, score }) => ({
+    relevantFacts.map(({ fact, score }) => ({
       id: fact.id,
       text: factLine(fact),
       score,
       order: `${PREDICATE_FAMILIES.indexOf(fact.family)}\u0000${fact.subjectKey}\u0000${fact.predicate}\u0000${fact.objectKey}\u0000${fact.id}`,
     })),
-    maxChars,
+    factsMaxChars,
   );
-  const carried = new Set(stable.used.flatMap((line) => factsById.get(line.id)!.sourceMemoryIds));
 
-  // A short memory whose facts are already in the block adds nothing.
-  const memories = found.filter(({ memory }) => !(carried.has(memory.id) && memory.content.length <= 160));
   const remaining = maxChars - (stable.text ? stable.text.length + 2 : 0);
   const volatile = fillSection(
     'Relevant memories:',
-    memories.map(({ memory, hit }, rank) => ({ id: memory.id, text: memoryLine(memory.content), score: hit.score, order: String(rank).padStart(4, '0') })),
+    memories.map(({ memory, score }, rank) => ({ id: memory.id, text: memoryLine(memory), score, order: String(rank).padStart(4, '0') })),
     remaining,
     { truncate: true },
   );

@@ -3,7 +3,7 @@ import { toUnitScore } from '../../pipeline/embedding/index.js';
 import { readAgent, type Principal } from '../principal.js';
 import type { Services } from '../services.js';
 import type { MemoryRecord } from '../../storage/types.js';
-import { metadataTerms, type VectorFilter, type VectorHit } from '../../storage/vector/types.js';
+import { metadataTerms, type TermStatistics, type VectorFilter, type VectorHit } from '../../storage/vector/types.js';
 
 export const SNIPPET_CHARS = 280;
 
@@ -33,8 +33,38 @@ export function vectorFilterOf(principal: Principal, q: ScopeQuery): VectorFilte
   };
 }
 
-export async function embedQuery(svc: Services, query: string): Promise<Float32Array> {
-  const [vector] = await svc.pipeline.embedder.embed([query]);
+/** Below this many indexed memories, document frequencies say little: the query is embedded as is. */
+const MIN_DOCUMENTS_FOR_IDF = 50;
+/** Share of a word's weight that does not depend on its document frequency. */
+const IDF_FLOOR = 0.15;
+
+/**
+ * The query's embedding. With an embedder that supports it, each word is weighted by its inverse
+ * document frequency in the keyword index, BM25's idf scaled to [IDF_FLOOR, 1]: a name that
+ * appears in half the memories stops outweighing the rare word that singles out the answer.
+ * Memories' vectors never change; only the query adapts to the collection.
+ */
+export async function embedQuery(svc: Services, query: string, workspaceId?: string): Promise<Float32Array> {
+  const embedder = svc.pipeline.embedder;
+  if (embedder.embedQuery && workspaceId) {
+    let stats: TermStatistics;
+    try {
+      stats = await svc.vectors.termStatistics(workspaceId, query);
+    } catch (error) {
+      svc.logger.warn({ err: error }, 'term statistics failed');
+      throw searchUnavailable();
+    }
+    const n = stats.documents;
+    if (n >= MIN_DOCUMENTS_FOR_IDF) {
+      const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      const top = idf(1);
+      return embedder.embedQuery(query, (stem) => {
+        const df = stats.frequencies.get(stem) ?? 0;
+        return IDF_FLOOR + (1 - IDF_FLOOR) * Math.min(1, idf(df) / top);
+      });
+    }
+  }
+  const [vector] = await embedder.embed([query]);
   return vector;
 }
 
@@ -63,7 +93,7 @@ export async function nearestMemories(
 export async function searchMemories(svc: Services, principal: Principal, q: ScopeQuery & { query: string; limit: number }) {
   const filter = vectorFilterOf(principal, q);
   await svc.limits.consume('query', principal.workspace.id, principal.workspace.plan);
-  const vector = await embedQuery(svc, q.query);
+  const vector = await embedQuery(svc, q.query, filter.workspaceId);
   const found = await nearestMemories(svc, vector, filter, q.limit);
   return {
     results: found.map(({ hit, memory }) => ({

@@ -61,3 +61,11 @@ export function addTokenNgrams(token: string, weight: number, target: Float64Arr
   }
   emit(whole);
 }
+
+/** Adds one signed hashed feature for a whole token into `target[0, buckets)`. */
+export function addWholeToken(token: string, weight: number, target: Float64Array, buckets: number): void {
+  let hash = WHOLE_TOKEN_SEED;
+  for (let i = 0; i < token.length; i++) hash = Math.imul(hash ^ token.charCodeAt(i), FNV_PRIME);
+  const mixed = mix(hash);
+  target[mixed % buckets] += mixed & 0x80000000 ? -weight : weight;
+}

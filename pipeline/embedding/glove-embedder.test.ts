@@ -18,11 +18,11 @@ const similarity = (a: string, b: string) => cosine(embedder.embedOne(a), embedd
 describe('GloveEmbedder', () => {
   it('has a stable id and a fixed dimension count', async () => {
     expect(embedder.id).toBe(GLOVE_EMBEDDER_ID);
-    expect(embedder.id).toBe('glove-sg100d+ngram-v1');
-    expect(embedder.dimensions).toBe(384);
+    expect(embedder.id).toBe('glove-sg100d+ngram+lex-v2');
+    expect(embedder.dimensions).toBe(640);
     const [vector] = await embedder.embed(['anything at all']);
     expect(vector).toBeInstanceOf(Float32Array);
-    expect(vector.length).toBe(384);
+    expect(vector.length).toBe(640);
   });
 
   it('is deterministic across calls and instances', async () => {
@@ -80,6 +80,26 @@ describe('GloveEmbedder', () => {
     expect(similarity('Kubernetes cluster', 'kubernetis')).toBeGreaterThan(similarity('Kubernetes cluster', 'tomato soup'));
   });
 
+  it('carries shared rare words (keyword evidence), stemmed, beyond their meaning', () => {
+    const memory = 'We finally adopted two guinea pigs from the shelter';
+    // Same topic words beat a paraphrase-free sentence about pets in general.
+    expect(similarity('guinea pig adoption', memory)).toBeGreaterThan(similarity('guinea pig adoption', 'We bought a hamster and a parrot at the pet shop') + 0.1);
+    expect(similarity('adopting', 'adopted')).toBeGreaterThan(0.5);
+  });
+
+  it('weights query words by collection statistics in embedQuery', () => {
+    const hiking = embedder.embedOne('Caroline: I went hiking in the mountains last weekend');
+    const sunrise = embedder.embedOne('Melanie: I painted a sunrise over the lake');
+    const query = 'Did Caroline paint a sunrise?';
+    const plain = embedder.embedOne(query);
+    expect(Array.from(embedder.embedQuery(query, () => 1))).toEqual(Array.from(plain));
+    // "caroline" is in half of the memories: weighted down, the rare words lead.
+    const weighted = embedder.embedQuery(query, (stem) => (stem === 'carolin' ? 0.1 : 1));
+    expect(cosine(weighted, sunrise) - cosine(weighted, hiking)).toBeGreaterThan(cosine(plain, sunrise) - cosine(plain, hiking));
+    expect(cosine(weighted, sunrise)).toBeGreaterThan(cosine(weighted, hiking));
+    expect(norm(weighted)).toBeCloseTo(1, 5);
+  });
+
   it('folds case, accents and typographic apostrophes', () => {
     expect(similarity('Café MÜLLER', 'cafe muller')).toBeCloseTo(1, 5);
     expect(similarity('Max’s bowl', "max's bowl")).toBeCloseTo(1, 5);
@@ -107,7 +127,7 @@ describe('GloveEmbedder', () => {
   it('gives a custom recipe its own id', async () => {
     const table = await loadGloveTable(await ensureGloveCache('unused', { cacheDir: SHARED_TEST_CACHE_DIR }));
     const custom = new GloveEmbedder(table, { ...DEFAULT_RECIPE, ngramShare: 0.5 });
-    expect(custom.id).toMatch(/^glove-sg100d\+ngram-v1-custom-[0-9a-f]{8}$/);
+    expect(custom.id).toMatch(/^glove-sg100d\+ngram\+lex-v2-custom-[0-9a-f]{8}$/);
     expect(new GloveEmbedder(table, { ...DEFAULT_RECIPE }).id).toBe(GLOVE_EMBEDDER_ID);
     expect(custom.dimensions).toBe(embedder.dimensions);
   });

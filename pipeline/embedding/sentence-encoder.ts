@@ -1,4 +1,5 @@
-import { addTokenNgrams, type NgramSpec } from './char-ngrams.js';
+import { stemmer } from 'stemmer';
+import { addTokenNgrams, addWholeToken, type NgramSpec } from './char-ngrams.js';
 import type { GloveTable } from './glove-cache.js';
 import { isStopWord } from './stop-words.js';
 import { normalizeText, tokenize, vocabularyFallbacks } from './tokenize.js';
@@ -29,6 +30,12 @@ export interface SentenceRecipe {
   unknownTokenWeight: number;
   /** Most frequent words that define the common direction; 0 disables its removal. */
   commonDirectionWords: number;
+  /**
+   * Lexical block: each distinct stemmed token hashed into `buckets` signed dimensions, weighted by
+   * its informativeness (an IDF taken from the word's frequency rank), so that shared rare words
+   * count the way they do in keyword search. `share` of the final cosine, taken from the others.
+   */
+  lexical?: { buckets: number; share: number; weight: 'sif' | 'idf' | 'flat' };
 }
 
 export const DEFAULT_RECIPE: Readonly<SentenceRecipe> = Object.freeze({
@@ -37,31 +44,50 @@ export const DEFAULT_RECIPE: Readonly<SentenceRecipe> = Object.freeze({
   sifSmoothing: 1e-3,
   unknownTokenWeight: 1,
   commonDirectionWords: 50_000,
+  lexical: Object.freeze({ buckets: 256, share: 0.25, weight: 'sif' as const }),
 });
 
 export function sentenceDimensions(table: Pick<GloveTable, 'dimensions'>, recipe: SentenceRecipe): number {
-  return table.dimensions + recipe.ngram.buckets + 1;
+  return table.dimensions + recipe.ngram.buckets + (recipe.lexical?.buckets ?? 0) + 1;
 }
 
-export type SentenceEncoder = (text: string) => Float32Array;
+/**
+ * `termWeight` (queries only) scales each token by a factor for its stem, e.g. an inverse document
+ * frequency from the searched collection, so words every memory shares stop dominating the query.
+ */
+export type SentenceEncoder = (text: string, termWeight?: (stem: string) => number) => Float32Array;
 
 export function createSentenceEncoder(table: GloveTable, recipe: SentenceRecipe = DEFAULT_RECIPE): SentenceEncoder {
   const wordDims = table.dimensions;
-  const emptyMarker = wordDims + recipe.ngram.buckets;
+  const lexicalStart = wordDims + recipe.ngram.buckets;
+  const lexicalBuckets = recipe.lexical?.buckets ?? 0;
+  const emptyMarker = lexicalStart + lexicalBuckets;
   const dimensions = emptyMarker + 1;
   const wordWeights = new Float32Array(table.wordCount);
   for (let rank = 0; rank < table.wordCount; rank++) wordWeights[rank] = sifWeight(rank, table.wordCount, recipe.sifSmoothing);
   const commonDirection = computeCommonDirection(table, wordWeights, recipe.commonDirectionWords);
   const { vectors, scales, rankOf } = table;
+  const lexicalShare = recipe.lexical?.share ?? 0;
+  const maxIdf = -Math.log(zipfProbability(table.wordCount - 1, table.wordCount));
+  // Informativeness of a token for the lexical block; unknown tokens (names, numbers) count as rare words.
+  const lexicalWeight = (rank: number | undefined): number => {
+    if (rank === undefined) return 1;
+    if (recipe.lexical?.weight === 'flat') return 1;
+    if (recipe.lexical?.weight === 'idf') return -Math.log(zipfProbability(rank, table.wordCount)) / maxIdf;
+    return wordWeights[rank];
+  };
 
-  return (text: string): Float32Array => {
+  return (text: string, termWeight?: (stem: string) => number): Float32Array => {
     const features = new Float64Array(dimensions);
     const wordBlock = features.subarray(0, wordDims);
-    const ngramBlock = features.subarray(wordDims, emptyMarker);
+    const ngramBlock = features.subarray(wordDims, lexicalStart);
+    const lexicalBlock = features.subarray(lexicalStart, emptyMarker);
+    const seenStems = lexicalBuckets ? new Set<string>() : undefined;
 
     // Adds the word's weighted unit vector; returns its weight.
+    let factor = 1;
     const addWord = (rank: number): number => {
-      const weight = wordWeights[rank];
+      const weight = wordWeights[rank] * factor;
       const scale = weight * scales[rank];
       const row = rank * wordDims;
       for (let d = 0; d < wordDims; d++) wordBlock[d] += scale * vectors[row + d];
@@ -70,8 +96,17 @@ export function createSentenceEncoder(table: GloveTable, recipe: SentenceRecipe 
 
     for (const token of tokenize(normalizeText(text))) {
       if (isStopWord(token)) continue;
-      let tokenWeight = 0;
+      const stem = stemmer(token);
+      factor = termWeight ? termWeight(stem) : 1;
+      if (factor <= 0) continue;
       const rank = rankOf.get(token);
+      if (seenStems && !seenStems.has(stem)) {
+        // Each stem counts once (keyword search saturates term frequency quickly).
+        seenStems.add(stem);
+        addWholeToken(stem, lexicalWeight(rank) * factor, lexicalBlock, lexicalBuckets);
+      }
+      if (isStopWord(token)) continue;
+      let tokenWeight = 0;
       if (rank !== undefined) {
         tokenWeight = addWord(rank);
       } else {
@@ -79,23 +114,26 @@ export function createSentenceEncoder(table: GloveTable, recipe: SentenceRecipe 
           const partRank = isStopWord(part) ? undefined : rankOf.get(part);
           if (partRank !== undefined) tokenWeight = Math.max(tokenWeight, addWord(partRank));
         }
-        if (tokenWeight === 0) tokenWeight = recipe.unknownTokenWeight;
+        if (tokenWeight === 0) tokenWeight = recipe.unknownTokenWeight * factor;
       }
       if (tokenWeight > 0) addTokenNgrams(token, tokenWeight, ngramBlock, 0, recipe.ngram);
     }
 
     if (commonDirection) subtractProjection(wordBlock, commonDirection);
-    const wordScale = normalizeInPlace(wordBlock) ? Math.sqrt(1 - recipe.ngramShare) : 0;
-    const ngramScale = normalizeInPlace(ngramBlock) ? Math.sqrt(recipe.ngramShare) : 0;
+    const otherShare = 1 - lexicalShare;
+    const wordScale = normalizeInPlace(wordBlock) ? Math.sqrt(otherShare * (1 - recipe.ngramShare)) : 0;
+    const ngramScale = normalizeInPlace(ngramBlock) ? Math.sqrt(otherShare * recipe.ngramShare) : 0;
+    const lexicalScale = lexicalBuckets && normalizeInPlace(lexicalBlock) ? Math.sqrt(lexicalShare) : 0;
 
     const output = new Float32Array(dimensions);
-    if (wordScale === 0 && ngramScale === 0) {
+    if (wordScale === 0 && ngramScale === 0 && lexicalScale === 0) {
       output[emptyMarker] = 1;
       return output;
     }
     for (let d = 0; d < wordDims; d++) output[d] = wordScale * wordBlock[d];
     for (let d = 0; d < ngramBlock.length; d++) output[wordDims + d] = ngramScale * ngramBlock[d];
-    // Renormalise: only one block may be present (all words unknown, or n-grams cancelled out).
+    for (let d = 0; d < lexicalBuckets; d++) output[lexicalStart + d] = lexicalScale * lexicalBlock[d];
+    // Renormalise: some blocks may be absent (all words unknown, or n-grams cancelled out).
     normalizeInPlace(output);
     return output;
   };

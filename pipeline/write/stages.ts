@@ -400,6 +400,7 @@ export async function commitStage(deps: PipelineDeps, ref: WriteRef, input: Comm
           runId: memory.runId,
           metadataTerms: metadataTerms(memory.metadata),
           vector: Float32Array.from(input.embed.vector),
+          text: memory.content,
         },
       ]);
     }

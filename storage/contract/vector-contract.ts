@@ -208,5 +208,45 @@ export function describeVectorIndexContract(
       expect(hits.map((h) => h.id)).toEqual([0, 3, 6, 9, 12].map((i) => `mem_${String(i).padStart(3, '0')}_${ws}`));
       for (let i = 1; i < hits.length; i++) expect(hits[i - 1].score).toBeGreaterThanOrEqual(hits[i].score);
     });
+
+    it('searchText ranks documents by BM25 over their text, stemmed, within the scope filter', async () => {
+      const ws = newWorkspaceId();
+      const v = unit(1, 0, 0, 0);
+      const beagle = doc(ws, v, { userId: 'alice', text: 'I adopted a beagle puppy and named him Max' });
+      const cat = doc(ws, v, { userId: 'alice', text: 'My sister adopted a cat from the shelter last spring, a grey one with long hair' });
+      const hiking = doc(ws, v, { userId: 'alice', text: 'We went hiking in the Alps' });
+      const bob = doc(ws, v, { userId: 'bob', text: 'Bob adopted a beagle too' });
+      const silent = doc(ws, v, { userId: 'alice' });
+      await index.upsert([beagle, cat, hiking, bob, silent]);
+
+      const hits = await index.searchText('Which beagle did she adopt?', { workspaceId: ws, userId: 'alice' }, 10);
+      expect(hits.map((h) => h.id)).toEqual([beagle.id, cat.id]);
+      expect(hits[0].score).toBeGreaterThan(hits[1].score);
+      expect(hits[1].score).toBeGreaterThan(0);
+      expect((await index.searchText('adopting', { workspaceId: ws }, 10)).map((h) => h.id).sort()).toEqual([beagle.id, bob.id, cat.id].sort());
+      expect(await index.searchText('adopting', { workspaceId: ws }, 1)).toHaveLength(1);
+      expect(await index.searchText('the of and', { workspaceId: ws }, 10)).toEqual([]);
+      expect(await index.searchText('beagle', { workspaceId: newWorkspaceId() }, 10)).toEqual([]);
+
+      const stats = await index.termStatistics(ws, 'adopted beagles');
+      expect(stats.documents).toBeGreaterThanOrEqual(4);
+      expect(stats.frequencies.get('adopt')).toBeGreaterThanOrEqual(3);
+      expect(stats.frequencies.get('beagl')).toBeGreaterThanOrEqual(2);
+    });
+
+    it('keeps the text index in step with upsert, remove and purge', async () => {
+      const ws = newWorkspaceId();
+      const v = unit(0, 1, 0, 0);
+      const a = doc(ws, v, { userId: 'alice', text: 'quokka sightings on Rottnest island' });
+      const b = doc(ws, v, { userId: 'bob', text: 'quokka photos' });
+      await index.upsert([a, b]);
+      await index.upsert([{ ...a, text: 'kangaroo sightings' }]);
+      expect((await index.searchText('quokka', { workspaceId: ws }, 10)).map((h) => h.id)).toEqual([b.id]);
+      expect((await index.searchText('kangaroo', { workspaceId: ws }, 10)).map((h) => h.id)).toEqual([a.id]);
+      await index.remove(ws, [a.id]);
+      expect(await index.searchText('kangaroo', { workspaceId: ws }, 10)).toEqual([]);
+      await index.purge({ workspaceId: ws, userId: 'bob' });
+      expect(await index.searchText('quokka', { workspaceId: ws }, 10)).toEqual([]);
+    });
   });
 }

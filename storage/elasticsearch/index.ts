@@ -1,6 +1,15 @@
 import { createHash } from 'node:crypto';
 import { Client, errors, type ClientOptions, type estypes } from '@elastic/elasticsearch';
-import { compareHits, VectorIndexUnavailableError, type VectorDoc, type VectorFilter, type VectorHit, type VectorIndex } from '../vector/types.js';
+import { keywordTerms } from '../vector/keywords.js';
+import {
+  compareHits,
+  VectorIndexUnavailableError,
+  type TermStatistics,
+  type VectorDoc,
+  type VectorFilter,
+  type VectorHit,
+  type VectorIndex,
+} from '../vector/types.js';
 
 /** What one Elasticsearch document holds (one per memory). */
 interface VectorSource {
@@ -12,7 +21,12 @@ interface VectorSource {
   run_id: string | null;
   metadata_terms: string[];
   vector: number[];
+  /** The memory's text for BM25 `match` queries. */
+  content?: string;
 }
+
+/** The keyword field: the built-in `english` analyzer (possessives, stop words, Porter stems). */
+const CONTENT_FIELD: estypes.MappingProperty = { type: 'text', analyzer: 'english' };
 
 export interface ElasticsearchVectorIndexOptions {
   /** Index name. Default `engram-memories`. */
@@ -143,6 +157,7 @@ export class ElasticsearchVectorIndex implements VectorIndex {
         user_id: { type: 'keyword' },
         run_id: { type: 'keyword' },
         metadata_terms: { type: 'keyword' },
+        content: CONTENT_FIELD,
         vector: {
           type: 'dense_vector',
           dims: this.dimensions,
@@ -162,6 +177,8 @@ export class ElasticsearchVectorIndex implements VectorIndex {
       if (vector.dims !== undefined && vector.dims !== this.dimensions) {
         throw new Error(`Elasticsearch index ${name} stores ${vector.dims}-dimensional vectors but the embedder produces ${this.dimensions}; use another index or re-embed`);
       }
+      // Indices created before the keyword field existed get it added (re-embedding fills it).
+      if (!entry.mappings?.properties?.content) await this.client.indices.putMapping({ index: name, properties: { content: CONTENT_FIELD } });
     }
   }
 
@@ -185,6 +202,7 @@ export class ElasticsearchVectorIndex implements VectorIndex {
         run_id: d.runId ?? null,
         metadata_terms: [...new Set(d.metadataTerms.map(encodeTerm))],
         vector: Array.from(d.vector),
+        ...(d.text?.trim() ? { content: d.text } : {}),
       });
     }
     await this.bulk(operations);
@@ -225,11 +243,7 @@ export class ElasticsearchVectorIndex implements VectorIndex {
     await this.ensureReady();
     if (k <= 0) return [];
     const fetch = Math.min(MAX_CANDIDATES, Math.floor(k) + TIE_WINDOW);
-    const clauses: estypes.QueryDslQueryContainer[] = [{ term: { workspace_id: filter.workspaceId } }];
-    if (filter.agentId !== undefined) clauses.push(keywordEquals('agent_id', filter.agentId));
-    if (filter.userId !== undefined) clauses.push({ term: { user_id: filter.userId } });
-    if (filter.runId !== undefined) clauses.push({ term: { run_id: filter.runId } });
-    for (const term of new Set(filter.metadataTerms ?? [])) clauses.push({ term: { metadata_terms: encodeTerm(term) } });
+    const clauses = filterClauses(filter);
 
     const response = await this.call(() =>
       this.client.search<Pick<VectorSource, 'memory_id'>>({
@@ -253,6 +267,48 @@ export class ElasticsearchVectorIndex implements VectorIndex {
     }));
     hits.sort(compareHits);
     return hits.slice(0, k);
+  }
+
+  async searchText(query: string, filter: VectorFilter, k: number): Promise<VectorHit[]> {
+    await this.ensureReady();
+    const terms = keywordTerms(query);
+    if (k <= 0 || terms.length === 0) return [];
+    const fetch = Math.min(MAX_CANDIDATES, Math.floor(k) + TIE_WINDOW);
+    const response = await this.call(() =>
+      this.client.search<Pick<VectorSource, 'memory_id'>>({
+        index: this.index,
+        query: { bool: { must: [{ match: { content: { query: terms.join(' '), operator: 'or' } } }], filter: filterClauses(filter) } },
+        size: fetch,
+        _source: ['memory_id'],
+        track_total_hits: false,
+      }),
+    );
+    const hits: VectorHit[] = response.hits.hits.map((hit) => ({ id: hit._source?.memory_id ?? String(hit._id), score: hit._score ?? 0 }));
+    hits.sort(compareHits);
+    return hits.slice(0, k);
+  }
+
+  /** Document frequencies from the term vectors of an artificial document (statistics of the shard it routes to). */
+  async termStatistics(_workspaceId: string, query: string): Promise<TermStatistics> {
+    await this.ensureReady();
+    const terms = keywordTerms(query);
+    if (terms.length === 0) return { documents: 0, frequencies: new Map() };
+    const response = await this.call(() =>
+      this.client.termvectors({
+        index: this.index,
+        doc: { content: terms.join(' ') },
+        fields: ['content'],
+        term_statistics: true,
+        field_statistics: true,
+        positions: false,
+        offsets: false,
+        payloads: false,
+      }),
+    );
+    const field = response.term_vectors?.content;
+    const frequencies = new Map<string, number>();
+    for (const [term, stats] of Object.entries(field?.terms ?? {})) frequencies.set(term, stats.doc_freq ?? 0);
+    return { documents: field?.field_statistics?.doc_count ?? 0, frequencies };
   }
 
   async ping(): Promise<void> {
@@ -293,6 +349,15 @@ export class ElasticsearchVectorIndex implements VectorIndex {
       throw error;
     }
   }
+}
+
+function filterClauses(filter: VectorFilter): estypes.QueryDslQueryContainer[] {
+  const clauses: estypes.QueryDslQueryContainer[] = [{ term: { workspace_id: filter.workspaceId } }];
+  if (filter.agentId !== undefined) clauses.push(keywordEquals('agent_id', filter.agentId));
+  if (filter.userId !== undefined) clauses.push({ term: { user_id: filter.userId } });
+  if (filter.runId !== undefined) clauses.push({ term: { run_id: filter.runId } });
+  for (const term of new Set(filter.metadataTerms ?? [])) clauses.push({ term: { metadata_terms: encodeTerm(term) } });
+  return clauses;
 }
 
 /** Exact keyword match; `null` selects documents without the field (stored as null). */

@@ -73,6 +73,18 @@ const migrations: string[] = [
   CREATE INDEX memories_ws_user ON memories (workspace_id, user_id, created_at DESC, id DESC);
   CREATE INDEX facts_ws_user_order ON facts (workspace_id, user_id, valid_from DESC, seq DESC);
   `,
+  // Keyword index for context. Contentless (no copy of the text) with contentless_delete and
+  // secure-delete, so a deleted memory leaves none of its words in the index.
+  `
+  CREATE TABLE text_docs (
+    rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, workspace_id TEXT NOT NULL, agent_id TEXT, user_id TEXT, run_id TEXT,
+    meta_terms TEXT NOT NULL);
+  CREATE INDEX text_docs_scope ON text_docs (workspace_id, user_id);
+  CREATE VIRTUAL TABLE text_index USING fts5(
+    content, content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2');
+  INSERT INTO text_index (text_index, rank) VALUES ('secure-delete', 1);
+  CREATE VIRTUAL TABLE text_index_terms USING fts5vocab(text_index, 'row');
+  `,
 ];
 
 /**

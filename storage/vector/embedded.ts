@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import { VectorPartition } from './partition.js';
 import { prepareDotKernel, type DotKernel } from './simd-kernel.js';
-import type { VectorDoc, VectorFilter, VectorHit, VectorIndex } from './types.js';
+import { keywordTerms, termStem } from './keywords.js';
+import type { TermStatistics, VectorDoc, VectorFilter, VectorHit, VectorIndex } from './types.js';
 
 const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 const fromBlob = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
@@ -91,7 +92,10 @@ export class EmbeddedVectorIndex implements VectorIndex {
          run_id = excluded.run_id, meta_terms = excluded.meta_terms, vec = excluded.vec, rev = excluded.rev`,
     );
     this.db.transaction(() => {
-      for (const d of docs) insert.run(d.id, d.workspaceId, d.agentId, d.userId, d.runId, JSON.stringify(d.metadataTerms), toBlob(d.vector), this.nextRev());
+      for (const d of docs) {
+        insert.run(d.id, d.workspaceId, d.agentId, d.userId, d.runId, JSON.stringify(d.metadataTerms), toBlob(d.vector), this.nextRev());
+        this.indexText(d);
+      }
     }).immediate();
     if (!this.searchable) return;
     for (const d of docs) {
@@ -102,6 +106,22 @@ export class EmbeddedVectorIndex implements VectorIndex {
     }
   }
 
+  /** Replaces the document's keyword entry (none when it has no text). Runs inside the caller's transaction. */
+  private indexText(d: VectorDoc): void {
+    this.unindexText(d.workspaceId, d.id);
+    if (!d.text?.trim()) return;
+    const { rowid } = this.db
+      .prepare('INSERT INTO text_docs (id, workspace_id, agent_id, user_id, run_id, meta_terms) VALUES (?,?,?,?,?,?) RETURNING rowid')
+      .get(d.id, d.workspaceId, d.agentId, d.userId, d.runId, JSON.stringify(d.metadataTerms)) as { rowid: number };
+    this.db.prepare('INSERT INTO text_index (rowid, content) VALUES (?, ?)').run(rowid, d.text);
+  }
+
+  private unindexText(workspaceId: string, id: string): void {
+    const row = this.db.prepare('DELETE FROM text_docs WHERE id = ? AND workspace_id = ? RETURNING rowid').get(id, workspaceId) as { rowid: number } | undefined;
+    // contentless_delete + secure-delete: the words leave the index's pages, not only its results.
+    if (row) this.db.prepare('DELETE FROM text_index WHERE rowid = ?').run(row.rowid);
+  }
+
   private removeIds(workspaceId: string, ids: string[]): void {
     if (ids.length === 0) return;
     const del = this.db.prepare('DELETE FROM vectors WHERE id = ? AND workspace_id = ?');
@@ -109,6 +129,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
     this.db.transaction(() => {
       for (const id of ids) {
         if (del.run(id, workspaceId).changes > 0) tomb.run(id, this.nextRev());
+        this.unindexText(workspaceId, id);
       }
     }).immediate();
     const p = this.partitions.get(workspaceId);
@@ -138,6 +159,53 @@ export class EmbeddedVectorIndex implements VectorIndex {
     if (!this.searchable) throw new Error('a writer vector index does not search');
     this.sync();
     return this.partitions.get(filter.workspaceId)?.search(vector, filter, k) ?? [];
+  }
+
+  async searchText(query: string, filter: VectorFilter, k: number): Promise<VectorHit[]> {
+    const terms = keywordTerms(query);
+    if (terms.length === 0 || k <= 0) return [];
+    const parts = ['text_index MATCH ?', 'd.workspace_id = ?'];
+    const params: unknown[] = [terms.map((t) => `"${t}"`).join(' OR '), filter.workspaceId];
+    if (filter.agentId !== undefined) parts.push(filter.agentId === null ? 'd.agent_id IS NULL' : 'd.agent_id = ?');
+    if (filter.agentId) params.push(filter.agentId);
+    if (filter.userId !== undefined) (parts.push('d.user_id = ?'), params.push(filter.userId));
+    if (filter.runId !== undefined) (parts.push('d.run_id = ?'), params.push(filter.runId));
+    const required = filter.metadataTerms ?? [];
+    const rows = this.db
+      .prepare(
+        `SELECT d.id AS id, d.meta_terms AS terms, -bm25(text_index) AS score FROM text_index JOIN text_docs d ON d.rowid = text_index.rowid
+         WHERE ${parts.join(' AND ')} ORDER BY score DESC, d.id ${required.length ? '' : 'LIMIT ?'}`,
+      )
+      .all(...params, ...(required.length ? [] : [k])) as { id: string; terms: string; score: number }[];
+    const matching = required.length ? rows.filter((r) => required.every((t) => (JSON.parse(r.terms) as string[]).includes(t))) : rows;
+    return matching.slice(0, k).map((r) => ({ id: r.id, score: r.score }));
+  }
+
+  async termStatistics(_workspaceId: string, query: string): Promise<TermStatistics> {
+    const stems = [...new Set(keywordTerms(query).map(termStem))];
+    const frequencies = new Map<string, number>();
+    if (stems.length) {
+      const rows = this.db.prepare(`SELECT term, doc FROM text_index_terms WHERE term IN (${stems.map(() => '?').join(',')})`).all(...stems) as { term: string; doc: number }[];
+      for (const r of rows) frequencies.set(r.term, r.doc);
+    }
+    return { documents: this.documentCount(), frequencies };
+  }
+
+  private counted: { version: number; changes: number; documents: number } | null = null;
+
+  /** Documents in the keyword index, recounted only after a write (by this or another connection). */
+  private documentCount(): number {
+    const version = this.db.pragma('data_version', { simple: true }) as number;
+    const changes = (this.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+    if (this.counted?.version !== version || this.counted.changes !== changes) {
+      this.counted = { version, changes, documents: (this.db.prepare('SELECT count(*) AS n FROM text_docs').get() as { n: number }).n };
+    }
+    return this.counted.documents;
+  }
+
+  /** Rewrites the keyword index's b-trees (after large erasures; deleted words are already gone). */
+  optimizeText(): void {
+    this.db.prepare(`INSERT INTO text_index (text_index) VALUES ('optimize')`).run();
   }
 
   async ping(): Promise<void> {

@@ -12,6 +12,8 @@ export interface VectorDoc {
   metadataTerms: string[];
   /** L2-normalised. */
   vector: Float32Array;
+  /** The memory's text for the keyword (BM25) index; omitted = the document has no keyword entry. */
+  text?: string;
 }
 
 export interface VectorFilter {
@@ -30,6 +32,14 @@ export interface VectorHit {
   score: number;
 }
 
+/** Collection statistics of a text's terms, for weighting a query's words (inverse document frequency). */
+export interface TermStatistics {
+  /** Documents in the collection the statistics come from. */
+  documents: number;
+  /** Documents containing each term, keyed by the Porter stem of the lower-cased word. */
+  frequencies: Map<string, number>;
+}
+
 export interface VectorIndex {
   readonly kind: 'embedded' | 'elasticsearch';
   /** Insert or replace by id. */
@@ -39,6 +49,13 @@ export interface VectorIndex {
   purge(filter: { workspaceId: string; agentId?: string | null; userId?: string | null }): Promise<void>;
   /** Top `k` by descending cosine, ties broken by ascending id (deterministic ranking). */
   search(vector: Float32Array, filter: VectorFilter, k: number): Promise<VectorHit[]>;
+  /**
+   * Keyword search: top `k` documents matching any word of `query`, by descending BM25
+   * (`score` > 0, higher is better; not comparable with cosine), ties by ascending id.
+   */
+  searchText(query: string, filter: VectorFilter, k: number): Promise<VectorHit[]>;
+  /** Document frequencies of `query`'s words in the keyword index (over the whole index or a shard). */
+  termStatistics(workspaceId: string, query: string): Promise<TermStatistics>;
   ping(): Promise<void>;
   /** Number of vectors held, all workspaces together (for metrics). */
   size(): Promise<number>;

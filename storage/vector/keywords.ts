@@ -1,0 +1,23 @@
+import { stemmer } from 'stemmer';
+
+/**
+ * The words of a keyword query: lower-cased letter/digit runs (accents removed), without English
+ * grammar words, each once, at most MAX_TERMS. Shared by both keyword backends so a query means the
+ * same words on SQLite FTS5 and Elasticsearch.
+ */
+const GRAMMAR_WORDS = new Set(
+  `a about after again all am an and any are as at be because been before being between both but by can could did do does
+  doing during each few for from further had has have having he her here hers him his how i if in into is it its just me
+  more most my no nor not now of off on once only or other our ours out over own same she should so some such than that the
+  their theirs them then there these they this those through to too under until up very was we were what when where which
+  while who whom why will with would you your yours`.split(/\s+/),
+);
+const MAX_TERMS = 32;
+
+export function keywordTerms(query: string): string[] {
+  const words = query.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return [...new Set(words.filter((w) => !GRAMMAR_WORDS.has(w)))].slice(0, MAX_TERMS);
+}
+
+/** Porter stem of a lower-case word, as FTS5's `porter` tokenizer and Elasticsearch's `english` analyzer index it. */
+export const termStem = (word: string) => stemmer(word);
