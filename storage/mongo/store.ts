@@ -1,4 +1,4 @@
-import { MongoClient, type Collection, type Db, type Document, type IndexDescription, type MongoClientOptions } from 'mongodb';
+import { MongoClient, MongoServerError, type Collection, type Db, type Document, type IndexDescription, type MongoClientOptions } from 'mongodb';
 import type { Store } from '../types.js';
 import { MongoEntityRepository, entityIndexes, type EntityDoc } from './entities.js';
 import { MongoFactRepository, factIndexes, type FactDoc } from './facts.js';
@@ -38,6 +38,9 @@ export interface MongoStoreOptions {
   /** Extra MongoClient options for `open` (timeouts, TLS, pool size…). */
   clientOptions?: MongoClientOptions;
 }
+
+/** The server's code for a feature it does not implement (FerretDB 1.x for TTL indexes). */
+const NOT_IMPLEMENTED = 238;
 
 /** Collection names (before the prefix). */
 export const COLLECTIONS = {
@@ -154,7 +157,26 @@ export class MongoStore implements Store {
 
   /** Creates every index the repositories' queries need (and the unique ones they rely on). */
   async ensureIndexes(): Promise<void> {
-    await Promise.all(this.indexPlan.map(([collection, indexes]) => (indexes.length ? collection.createIndexes(indexes) : null)));
+    await Promise.all(this.indexPlan.map(([collection, indexes]) => (indexes.length ? this.createIndexes(collection, indexes) : null)));
+  }
+
+  /**
+   * TTL indexes only keep housekeeping collections small (expired leases are free anyway). A server without
+   * them (FerretDB 1.x answers NotImplemented) gets the same index without the TTL, and the expired documents
+   * are swept here instead, at every start.
+   */
+  private async createIndexes(collection: Collection<any>, indexes: IndexDescription[]): Promise<void> {
+    try {
+      await collection.createIndexes(indexes);
+    } catch (error) {
+      if (!(error instanceof MongoServerError && error.code === NOT_IMPLEMENTED && indexes.some((i) => i.expireAfterSeconds !== undefined))) throw error;
+      await collection.createIndexes(indexes.map(({ expireAfterSeconds: _ttl, ...index }) => index));
+      for (const index of indexes) {
+        if (index.expireAfterSeconds === undefined) continue;
+        const [field] = Object.keys(index.key as Record<string, unknown>);
+        await collection.deleteMany({ [field]: { $lt: new Date(Date.now() - index.expireAfterSeconds * 1000) } });
+      }
+    }
   }
 
   async ping(): Promise<void> {
