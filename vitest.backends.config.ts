@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['storage/mongo/**/*.test.ts', 'storage/elasticsearch/**/*.test.ts', 'test/backends/**/*.test.ts'],
-    testTimeout: 120_000,
+    testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',
     // The end-to-end files each run two APIs and two workers on a 2-core machine: one file at a time.

@@ -160,8 +160,6 @@ describe('production mode: two APIs, two workers, Redis + MongoDB protocol + Ela
     const third = await capped.a.post('/v1/memories', { content: 'c', agent_id: 'three' });
     expect(third.status).toBe(403);
     expect(third.body.code).toBe('agent_cap_exceeded');
-    await settled(capped.b);
-    await settled(hobby.b);
   });
 
   it('a 500-item batch survives a worker killed mid-flight: nothing lost, nothing duplicated', async () => {
@@ -175,7 +173,7 @@ describe('production mode: two APIs, two workers, Redis + MongoDB protocol + Ela
     const accepted = await a.post('/v1/batch', { memories });
     expect(accepted.status).toBe(202);
     const batchId = accepted.body.id;
-    await waitFor(async () => ((await b.get(`/v1/batch/${batchId}`)).body.imported >= 40 ? true : undefined), 120_000);
+    await waitFor(async () => ((await b.get(`/v1/batch/${batchId}`)).body.imported >= 40 ? true : undefined), 300_000);
     const victim = workers.shift()!;
     await stopProcess(victim, 'SIGKILL');
     await startWorker();
@@ -183,7 +181,7 @@ describe('production mode: two APIs, two workers, Redis + MongoDB protocol + Ela
     const done = await waitFor(async () => {
       const body = (await b.get(`/v1/batch/${batchId}`)).body;
       return body.status === 'completed' ? body : undefined;
-    }, 300_000, 500);
+    }, 840_000, 500);
     expect(done).toMatchObject({ received: 500, imported: 500, failed: 0, errors: [] });
 
     const ids = new Set<string>();
@@ -206,7 +204,7 @@ describe('production mode: two APIs, two workers, Redis + MongoDB protocol + Ela
     await es(`/${env.ELASTICSEARCH_INDEX}/_refresh`, {});
     const counted = await es(`/${env.ELASTICSEARCH_INDEX}/_count`, { query: { terms: { memory_id: [...ids] } } });
     expect(counted.count).toBe(500);
-  });
+  }, 900_000);
 
   it('user erasure leaves nothing of the user in MongoDB, Elasticsearch or Redis', async () => {
     const { a, b } = workspace('e2e-erase');
@@ -247,7 +245,7 @@ describe('production mode: two APIs, two workers, Redis + MongoDB protocol + Ela
     await Promise.all([startWorker(), startWorker()]);
     expect((await a.get(`/v1/memories/${kept.body.id}`)).status).toBe(200);
     expect((await a.get(`/v1/memories/${mine[0]}`)).status).toBe(404);
-  });
+  }, 300_000);
 
   it('with Elasticsearch stopped, search is 503 search_unavailable and everything else works; it recovers', async () => {
     const { a, b } = workspace('e2e-outage');
@@ -285,5 +283,5 @@ describe('production mode: two APIs, two workers, Redis + MongoDB protocol + Ela
         await startService('elasticsearch', { port: entry.port, dir: entry.dir });
       }
     }
-  });
+  }, 600_000);
 });
