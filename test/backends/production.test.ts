@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -141,7 +142,7 @@ describe('production mode: two APIs, two workers, Redis + MongoDB protocol + Ela
     expect(ws).not.toBeNull();
     const redis = new Redis(env.REDIS_URL);
     try {
-      await new UsageLimits({ kind: 'redis', client: redis }, RATE).consume('write', String(ws!._id), 'hobby', 1_095);
+        await new UsageLimits({ kind: 'redis', client: redis }, RATE).consume('write', String(ws!._id), 'hobby', 1_095);
     } finally {
       redis.disconnect();
     }
@@ -173,7 +174,8 @@ describe('production mode: two APIs, two workers, Redis + MongoDB protocol + Ela
     const accepted = await a.post('/v1/batch', { memories });
     expect(accepted.status).toBe(202);
     const batchId = accepted.body.id;
-    await waitFor(async () => ((await b.get(`/v1/batch/${batchId}`)).body.imported >= 40 ? true : undefined), 300_000);
+    // Mid-flight: some items committed, most still somewhere in the six stages.
+    await waitFor(async () => ((await b.get(`/v1/batch/${batchId}`)).body.imported >= 5 ? true : undefined), 600_000, 500);
     const victim = workers.shift()!;
     await stopProcess(victim, 'SIGKILL');
     await startWorker();
@@ -181,7 +183,7 @@ describe('production mode: two APIs, two workers, Redis + MongoDB protocol + Ela
     const done = await waitFor(async () => {
       const body = (await b.get(`/v1/batch/${batchId}`)).body;
       return body.status === 'completed' ? body : undefined;
-    }, 840_000, 500);
+    }, 1_500_000, 1_000);
     expect(done).toMatchObject({ received: 500, imported: 500, failed: 0, errors: [] });
 
     const ids = new Set<string>();
@@ -204,12 +206,13 @@ describe('production mode: two APIs, two workers, Redis + MongoDB protocol + Ela
     await es(`/${env.ELASTICSEARCH_INDEX}/_refresh`, {});
     const counted = await es(`/${env.ELASTICSEARCH_INDEX}/_count`, { query: { terms: { memory_id: [...ids] } } });
     expect(counted.count).toBe(500);
-  }, 900_000);
+  }, 2_400_000);
 
   it('user erasure leaves nothing of the user in MongoDB, Elasticsearch or Redis', async () => {
     const { a, b } = workspace('e2e-erase');
-    const secret = 'Quokka-Zanzibar-4471';
-    const user = 'erase-me-7f3a';
+    // Unique per run: the servers (and their Redis) outlive one run of the suite.
+    const secret = `Quokka-${randomUUID().slice(0, 8)}`;
+    const user = `erase-me-${randomUUID().slice(0, 8)}`;
     const kept = await a.post('/v1/memories', { content: 'I live in Tallinn.', user_id: 'stays' });
     const mine = [];
     for (const content of [`I live in ${secret}.`, `My sister ${secret}son works at Nokia.`, 'I love sailing.']) {
@@ -219,30 +222,33 @@ describe('production mode: two APIs, two workers, Redis + MongoDB protocol + Ela
     // Something queued but not yet processed: the workers are stopped for this write.
     const running = workers.splice(0);
     await Promise.all(running.map((w) => stopProcess(w)));
-    mine.push((await b.post('/v1/memories', { content: `Queued: ${secret} again.`, user_id: user })).body.id);
+    try {
+      mine.push((await b.post('/v1/memories', { content: `Queued: ${secret} again.`, user_id: user })).body.id);
 
-    const before = await mongoDump();
-    expect(before.some((d) => d.text.includes(secret))).toBe(true);
-    expect(await redisDump()).toContain(mine[mine.length - 1]);
+      const before = await mongoDump();
+      expect(before.some((d) => d.text.includes(secret))).toBe(true);
+      expect(await redisDump()).toContain(mine[mine.length - 1]);
 
-    const erased = await b.delete(`/v1/users/${user}/memories`);
-    expect(erased.status).toBe(200);
-    expect(erased.body.memories_forgotten).toBe(4);
+      const erased = await b.delete(`/v1/users/${user}/memories`);
+      expect(erased.status).toBe(200);
+      expect(erased.body.memories_forgotten).toBe(4);
 
-    for (const { collection, text } of await mongoDump()) {
-      expect(text, collection).not.toContain(secret);
-      for (const id of mine) expect(text, collection).not.toContain(id);
-      // The audit row names the user (and counts) by design, nothing else does.
-      if (collection !== 'audit') expect(text, collection).not.toContain(user);
+      for (const { collection, text } of await mongoDump()) {
+        expect(text, collection).not.toContain(secret);
+        for (const id of mine) expect(text, collection).not.toContain(id);
+        // The audit row names the user (and counts) by design, nothing else does.
+        if (collection !== 'audit') expect(text, collection).not.toContain(user);
+      }
+      await es(`/${env.ELASTICSEARCH_INDEX}/_refresh`, {});
+      expect((await es(`/${env.ELASTICSEARCH_INDEX}/_count`, { query: { term: { user_id: user } } })).count).toBe(0);
+      expect((await es(`/${env.ELASTICSEARCH_INDEX}/_count`, { query: { terms: { memory_id: mine } } })).count).toBe(0);
+      const redisAfter = await redisDump();
+      expect(redisAfter).not.toContain(secret);
+      for (const id of mine) expect(redisAfter).not.toContain(id);
+
+    } finally {
+      await Promise.all([startWorker(), startWorker()]);
     }
-    await es(`/${env.ELASTICSEARCH_INDEX}/_refresh`, {});
-    expect((await es(`/${env.ELASTICSEARCH_INDEX}/_count`, { query: { term: { user_id: user } } })).count).toBe(0);
-    expect((await es(`/${env.ELASTICSEARCH_INDEX}/_count`, { query: { terms: { memory_id: mine } } })).count).toBe(0);
-    const redisAfter = await redisDump();
-    expect(redisAfter).not.toContain(secret);
-    for (const id of mine) expect(redisAfter).not.toContain(id);
-
-    await Promise.all([startWorker(), startWorker()]);
     expect((await a.get(`/v1/memories/${kept.body.id}`)).status).toBe(200);
     expect((await a.get(`/v1/memories/${mine[0]}`)).status).toBe(404);
   }, 300_000);
@@ -254,30 +260,30 @@ describe('production mode: two APIs, two workers, Redis + MongoDB protocol + Ela
     const entry = readState().elasticsearch!;
     await stopService('elasticsearch');
     try {
-      for (const api of [a, b]) {
-        const search = await api.post('/v1/memories/search', { query: 'Porto', user_id: 'out' });
-        expect(search.status).toBe(503);
-        expect(search.body).toEqual({ code: 'search_unavailable', message: expect.any(String) });
-      }
-      const written = await b.post('/v1/memories', { content: 'I work at Sonae.', user_id: 'out' });
-      expect(written.status).toBe(200);
-      expect((await a.get(`/v1/memories/${first}`)).body.status).toBe('ready');
-      expect((await a.get('/v1/facts?user_id=out&predicate=lives_in')).body.facts[0].object).toBe('Porto');
-      expect((await b.get('/v1/memories?user_id=out')).status).toBe(200);
-      expect((await b.get('/v1/ping')).status).toBe(200);
+        for (const api of [a, b]) {
+          const search = await api.post('/v1/memories/search', { query: 'Porto', user_id: 'out' });
+          expect(search.status).toBe(503);
+          expect(search.body).toEqual({ code: 'search_unavailable', message: expect.any(String) });
+        }
+        const written = await b.post('/v1/memories', { content: 'I work at Sonae.', user_id: 'out' });
+        expect(written.status).toBe(200);
+        expect((await a.get(`/v1/memories/${first}`)).body.status).toBe('ready');
+        expect((await a.get('/v1/facts?user_id=out&predicate=lives_in')).body.facts[0].object).toBe('Porto');
+        expect((await b.get('/v1/memories?user_id=out')).status).toBe(200);
+        expect((await b.get('/v1/ping')).status).toBe(200);
 
-      await startService('elasticsearch', { port: entry.port, dir: entry.dir });
-      // The write accepted during the outage completes once its embedding can be indexed.
-      const ready = await waitFor(async () => {
-        const got = (await a.get(`/v1/memories/${written.body.id}`)).body;
-        return got.status === 'ready' ? got : undefined;
-      }, 180_000, 500);
-      expect(ready.status).toBe('ready');
-      const search = await waitFor(async () => {
-        const res = await b.post('/v1/memories/search', { query: 'employer Sonae', user_id: 'out' });
-        return res.status === 200 ? res.body : undefined;
-      });
-      expect(search.results.map((r: any) => r.id)).toEqual(expect.arrayContaining([first, written.body.id]));
+        await startService('elasticsearch', { port: entry.port, dir: entry.dir });
+        // The write accepted during the outage completes once its embedding can be indexed.
+        const ready = await waitFor(async () => {
+          const got = (await a.get(`/v1/memories/${written.body.id}`)).body;
+          return got.status === 'ready' ? got : undefined;
+        }, 180_000, 500);
+        expect(ready.status).toBe('ready');
+        const search = await waitFor(async () => {
+          const res = await b.post('/v1/memories/search', { query: 'employer Sonae', user_id: 'out' });
+          return res.status === 200 ? res.body : undefined;
+        });
+        expect(search.results.map((r: any) => r.id)).toEqual(expect.arrayContaining([first, written.body.id]));
     } finally {
       if (!(await fetch(`${env.ELASTICSEARCH_URL}/_cluster/health`).then((r) => r.ok).catch(() => false))) {
         await startService('elasticsearch', { port: entry.port, dir: entry.dir });
