@@ -6,8 +6,8 @@ import { VectorIndexUnavailableError } from '../vector/types.js';
 import { ElasticsearchVectorIndex } from './index.js';
 
 /**
- * Runs the shared VectorIndex contract against a real Elasticsearch 8 cluster:
- *   ELASTICSEARCH_URL=http://localhost:9200 npx vitest run storage
+ * Runs the shared VectorIndex contract against a real Elasticsearch 8 node: `npm run test:backends` (the node of
+ * `npm run backends:up`), or ELASTICSEARCH_URL=http://localhost:9200 npx vitest run storage/elasticsearch
  * Each run uses its own index (deleted afterwards).
  */
 const url = process.env.ELASTICSEARCH_URL?.trim();

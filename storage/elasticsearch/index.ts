@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Client, errors, type ClientOptions, type estypes } from '@elastic/elasticsearch';
-import { keywordTerms } from '../vector/keywords.js';
+import { keywordTerms, stemmedText, termStem } from '../vector/keywords.js';
 import {
   compareHits,
   VectorIndexUnavailableError,
@@ -25,8 +25,11 @@ interface VectorSource {
   content?: string;
 }
 
-/** The keyword field: the built-in `english` analyzer (possessives, stop words, Porter stems). */
-const CONTENT_FIELD: estypes.MappingProperty = { type: 'text', analyzer: 'english' };
+/**
+ * The keyword field holds the text's Porter stems (`stemmedText`) under the core `standard` analyzer:
+ * language analyzers live in the `analysis-common` module, which not every node has.
+ */
+const CONTENT_FIELD: estypes.MappingProperty = { type: 'text', analyzer: 'standard' };
 
 export interface ElasticsearchVectorIndexOptions {
   /** Index name. Default `engram-memories`. */
@@ -43,6 +46,8 @@ export interface ElasticsearchVectorIndexOptions {
 const MAX_TERM_BYTES = 512;
 /** Largest `k` / `num_candidates` Elasticsearch accepts. */
 const MAX_CANDIDATES = 10_000;
+/** Ids deleted per purge round. */
+const PURGE_PAGE = 1_000;
 /** Extra hits fetched beyond k so score ties at the k boundary can be re-ordered by id. */
 const TIE_WINDOW = 16;
 
@@ -64,8 +69,12 @@ export function documentId(workspaceId: string, id: string): string {
   return Buffer.byteLength(raw, 'utf8') <= MAX_TERM_BYTES ? raw : `#sha256:${createHash('sha256').update(JSON.stringify([workspaceId, id]), 'utf8').digest('hex')}`;
 }
 
+/** Connection failures, and a node that answers 503 (starting, or no shard available yet). */
 const isUnavailable = (error: unknown) =>
-  error instanceof errors.ConnectionError || error instanceof errors.NoLivingConnectionsError || error instanceof errors.TimeoutError;
+  error instanceof errors.ConnectionError ||
+  error instanceof errors.NoLivingConnectionsError ||
+  error instanceof errors.TimeoutError ||
+  (error instanceof errors.ResponseError && error.statusCode === 503);
 
 /**
  * `VectorIndex` on an Elasticsearch 8 (8.4+) `dense_vector` field with HNSW kNN.
@@ -83,6 +92,8 @@ const isUnavailable = (error: unknown) =>
  * - Writes use `refresh: 'wait_for'`: a search right after `upsert`/`remove` sees the
  *   change, at the cost of each write waiting for the next refresh (index
  *   `refresh_interval`, 1 s by default). `purge` refreshes explicitly.
+ * - Uses only APIs of the server module (index, bulk, search with `knn`, refresh, mappings), so it runs on the
+ *   distribution and on the Maven Central node of `npm run backends:up` alike.
  */
 export class ElasticsearchVectorIndex implements VectorIndex {
   readonly kind = 'elasticsearch' as const;
@@ -202,7 +213,7 @@ export class ElasticsearchVectorIndex implements VectorIndex {
         run_id: d.runId ?? null,
         metadata_terms: [...new Set(d.metadataTerms.map(encodeTerm))],
         vector: Array.from(d.vector),
-        ...(d.text?.trim() ? { content: d.text } : {}),
+        ...(d.text?.trim() ? { content: stemmedText(d.text) } : {}),
       });
     }
     await this.bulk(operations);
@@ -214,27 +225,33 @@ export class ElasticsearchVectorIndex implements VectorIndex {
     await this.bulk(ids.map((id) => ({ delete: { _index: this.index, _id: documentId(workspaceId, id) } })));
   }
 
+  /**
+   * Search-then-delete instead of `_delete_by_query`: the latter lives in Elasticsearch's reindex module, which the
+   * standard distribution bundles but a node built from the Maven Central artifacts (`npm run backends:up`) lacks.
+   * Each round refreshes (so every acknowledged write is visible), takes up to PURGE_PAGE matching ids and
+   * bulk-deletes them by `_id`; rounds repeat until nothing matches. A document written after the last refresh is
+   * left, as it would be by `_delete_by_query`.
+   */
   async purge(filter: { workspaceId: string; agentId?: string | null; userId?: string | null }): Promise<void> {
     const clauses: estypes.QueryDslQueryContainer[] = [{ term: { workspace_id: filter.workspaceId } }];
     if (filter.agentId !== undefined) clauses.push(keywordEquals('agent_id', filter.agentId));
     if (filter.userId !== undefined) clauses.push(keywordEquals('user_id', filter.userId));
     await this.ensureReady();
     await this.call(async () => {
-      // Make every acknowledged write searchable, so delete-by-query sees it.
-      await this.client.indices.refresh({ index: this.index });
-      for (let attempt = 1; ; attempt++) {
-        const response = await this.client.deleteByQuery({
+      for (;;) {
+        await this.client.indices.refresh({ index: this.index });
+        const found = await this.client.search({
           index: this.index,
           query: { bool: { filter: clauses } },
-          conflicts: 'proceed',
-          refresh: true,
+          size: PURGE_PAGE,
+          _source: false,
+          track_total_hits: false,
         });
-        if (response.failures?.length) throw new Error(`Elasticsearch purge failed: ${JSON.stringify(response.failures[0])}`);
-        // A document rewritten while the purge ran is skipped as a version conflict: go again.
-        if (!response.version_conflicts || attempt >= 5) {
-          if (response.version_conflicts) throw new Error(`Elasticsearch purge left ${response.version_conflicts} concurrently modified documents`);
-          return;
-        }
+        const ids = found.hits.hits.map((hit) => String(hit._id));
+        if (ids.length === 0) return;
+        const response = await this.client.bulk({ operations: ids.map((_id) => ({ delete: { _index: this.index, _id } })), refresh: false });
+        const failed = response.items.map((item) => Object.values(item)[0]).find((r) => r?.error);
+        if (failed) throw new Error(`Elasticsearch purge failed for ${failed._id}: ${failed.error?.type}: ${failed.error?.reason ?? ''}`);
       }
     });
   }
@@ -277,7 +294,7 @@ export class ElasticsearchVectorIndex implements VectorIndex {
     const response = await this.call(() =>
       this.client.search<Pick<VectorSource, 'memory_id'>>({
         index: this.index,
-        query: { bool: { must: [{ match: { content: { query: terms.join(' '), operator: 'or' } } }], filter: filterClauses(filter) } },
+        query: { bool: { must: [{ match: { content: { query: terms.map(termStem).join(' '), operator: 'or' } } }], filter: filterClauses(filter) } },
         size: fetch,
         _source: ['memory_id'],
         track_total_hits: false,
@@ -296,7 +313,7 @@ export class ElasticsearchVectorIndex implements VectorIndex {
     const response = await this.call(() =>
       this.client.termvectors({
         index: this.index,
-        doc: { content: terms.join(' ') },
+        doc: { content: terms.map(termStem).join(' ') },
         fields: ['content'],
         term_statistics: true,
         field_statistics: true,
@@ -311,14 +328,8 @@ export class ElasticsearchVectorIndex implements VectorIndex {
     return { documents: field?.field_statistics?.doc_count ?? 0, frequencies };
   }
 
+  /** Reachable and the index exists (an `indices.exists` round trip; `HEAD /` needs the rest-root module). */
   async ping(): Promise<void> {
-    let reachable = false;
-    try {
-      reachable = await this.client.ping();
-    } catch (error) {
-      throw new VectorIndexUnavailableError(`Elasticsearch unreachable: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-    }
-    if (!reachable) throw new VectorIndexUnavailableError('Elasticsearch did not answer the ping');
     const exists = await this.call(() => this.client.indices.exists({ index: this.index }));
     if (!exists) throw new VectorIndexUnavailableError(`Elasticsearch index ${this.index} does not exist`);
   }

@@ -1,6 +1,7 @@
 import type { Collection, Document, Filter, IndexDescription } from 'mongodb';
 import type { MemoryFilter, MemoryRecord, MemoryRepository, Page, Paged, ScopeSummary, UserScope } from '../types.js';
-import { findAndDelete, maybe, pageOf } from './util.js';
+import { byString, findAndDelete, maybe, pageOf } from './util.js';
+import { isNotImplemented } from './compat.js';
 
 /**
  * One document per memory, `_id` = memory id. `metadata` is kept as JSON text:
@@ -173,7 +174,9 @@ export class MongoMemoryRepository implements MemoryRepository {
     const match: Document = { workspaceId, deletedAt: null, userId: { $ne: null } };
     if (agentId !== undefined) match.agentId = agentId;
     const window = pageOf(page);
-    const [result] = await this.col
+    let result: { items: ScopeSummary[]; total: { n: number }[] } | undefined;
+    try {
+      [result] = await this.col
       .aggregate<{ items: ScopeSummary[]; total: { n: number }[] }>([
         { $match: match },
         { $group: { _id: '$userId', memories: { $sum: 1 }, lastActive: { $max: '$updatedAt' } } },
@@ -192,19 +195,51 @@ export class MongoMemoryRepository implements MemoryRepository {
         },
       ], { allowDiskUse: true })
       .toArray();
+    } catch (error) {
+      if (!isNotImplemented(error)) throw error;
+      const all = await this.summarizeInProcess(match, '$userId');
+      all.sort((a, b) => byString(b.lastActive, a.lastActive) || byString(a.key, b.key));
+      return { items: window ? all.slice(window.skip, window.skip + window.limit) : [], total: all.length };
+    }
     return { items: (result?.items ?? []).map(summary), total: result?.total[0]?.n ?? 0 };
   }
 
   async summarizeByAgent(workspaceId: string, agentIds: string[]): Promise<ScopeSummary[]> {
     if (agentIds.length === 0) return [];
-    const rows = await this.col
+    const match: Document = { workspaceId, deletedAt: null, agentId: { $in: agentIds } };
+    let rows: ScopeSummary[];
+    try {
+      rows = await this.col
       .aggregate<ScopeSummary>([
-        { $match: { workspaceId, deletedAt: null, agentId: { $in: agentIds } } },
+        { $match: match },
         { $group: { _id: '$agentId', memories: { $sum: 1 }, lastActive: { $max: '$updatedAt' } } },
         { $project: { _id: 0, key: '$_id', memories: 1, lastActive: 1 } },
       ])
       .toArray();
+    } catch (error) {
+      if (!isNotImplemented(error)) throw error;
+      rows = await this.summarizeInProcess(match, '$agentId');
+    }
     return rows.map(summary);
+  }
+
+  /**
+   * The same grouping done here, for servers without `$max` / `$facet` (FerretDB 1.x, see compat.ts): streams
+   * only the two fields it needs; memory stays bounded by the number of groups.
+   */
+  private async summarizeInProcess(match: Document, key: '$userId' | '$agentId'): Promise<ScopeSummary[]> {
+    const field = key.slice(1) as 'userId' | 'agentId';
+    const groups = new Map<string, ScopeSummary>();
+    for await (const d of this.col.find(match, { projection: { _id: 0, [field]: 1, updatedAt: 1 } })) {
+      const k = d[field] as string;
+      const g = groups.get(k);
+      if (!g) groups.set(k, { key: k, memories: 1, lastActive: d.updatedAt });
+      else {
+        g.memories += 1;
+        if (d.updatedAt > g.lastActive) g.lastActive = d.updatedAt;
+      }
+    }
+    return [...groups.values()];
   }
 }
 

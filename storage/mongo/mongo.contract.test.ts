@@ -5,8 +5,8 @@ import { newWorkspaceId } from '../contract/fixtures.js';
 import { MongoStore } from './store.js';
 
 /**
- * Runs the shared Store contract against a real MongoDB server:
- *   MONGODB_URL=mongodb://localhost:27017 npx vitest run storage
+ * Runs the shared Store contract against a real MongoDB-protocol server: `npm run test:backends` (FerretDB from
+ * `npm run backends:up`), or MONGODB_URL=mongodb://localhost:27017 npx vitest run storage/mongo
  * Each run uses its own database (dropped afterwards).
  */
 const url = process.env.MONGODB_URL?.trim();

@@ -21,6 +21,7 @@ import type {
   WorkspaceRecord,
   WorkspaceRepository,
 } from '../types.js';
+import { isNotImplemented } from './compat.js';
 import { chunks, isDuplicateKeyError, pageOf, retryOnDuplicateKey } from './util.js';
 
 // ---------------------------------------------------------------- workspaces
@@ -377,7 +378,8 @@ const batchOf = (d: BatchDoc): BatchRecord => ({
   received: d.received,
   imported: d.imported,
   failed: d.failed,
-  errors: (d.errors ?? []).map((e) => ({ index: e.index, memory_id: e.memory_id ?? null, message: e.message })),
+  // Sorted here too: FerretDB 1.x accepts `$push` with `$sort` but ignores the `$sort` (compat.ts).
+  errors: (d.errors ?? []).map((e) => ({ index: e.index, memory_id: e.memory_id ?? null, message: e.message })).sort((a, b) => a.index - b.index),
   memoryIds: [...(d.memoryIds ?? [])] as string[],
   createdAt: d.createdAt,
   completedAt: d.completedAt ?? null,
@@ -456,15 +458,45 @@ export class MongoBatchRepository implements BatchRepository {
 
   async forgetMemories(workspaceId: string, memoryIds: string[]): Promise<void> {
     for (const part of chunks(memoryIds)) {
-      await this.col.updateMany(
-        { workspaceId, memoryIds: { $in: part } },
-        { $set: { 'memoryIds.$[m]': null } },
-        { arrayFilters: [{ m: { $in: part } }] },
-      );
-      await this.col.updateMany(
-        { workspaceId, 'errors.memory_id': { $in: part } },
-        { $set: { 'errors.$[e].memory_id': null } },
-        { arrayFilters: [{ 'e.memory_id': { $in: part } }] },
+      try {
+        await this.col.updateMany(
+          { workspaceId, memoryIds: { $in: part } },
+          { $set: { 'memoryIds.$[m]': null } },
+          { arrayFilters: [{ m: { $in: part } }] },
+        );
+        await this.col.updateMany(
+          { workspaceId, 'errors.memory_id': { $in: part } },
+          { $set: { 'errors.$[e].memory_id': null } },
+          { arrayFilters: [{ 'e.memory_id': { $in: part } }] },
+        );
+      } catch (error) {
+        if (!isNotImplemented(error)) throw error;
+        await this.forgetWithoutArrayFilters(workspaceId, part);
+      }
+    }
+  }
+
+  /**
+   * For servers without `arrayFilters` (FerretDB 1.x): reads each affected batch and rewrites both arrays.
+   * Not atomic with the read: an item error recorded for the same batch in between would be overwritten. Erasure
+   * runs after the user's queued work is removed, so that window is narrow; on MongoDB the path above is used.
+   */
+  private async forgetWithoutArrayFilters(workspaceId: string, ids: string[]): Promise<void> {
+    const gone = new Set(ids);
+    const affected = await this.col
+      .find({ workspaceId, $or: [{ memoryIds: { $in: ids } }, { 'errors.memory_id': { $in: ids } }] }, { projection: { _id: 1 } })
+      .toArray();
+    for (const { _id } of affected) {
+      const d = await this.col.findOne({ _id, workspaceId });
+      if (!d) continue;
+      await this.col.updateOne(
+        { _id, workspaceId },
+        {
+          $set: {
+            memoryIds: (d.memoryIds ?? []).map((m) => (m !== null && gone.has(m) ? null : m)),
+            errors: (d.errors ?? []).map((e) => (e.memory_id && gone.has(e.memory_id) ? { ...e, memory_id: null } : e)),
+          },
+        },
       );
     }
   }

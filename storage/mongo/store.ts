@@ -1,5 +1,6 @@
 import { MongoClient, type Collection, type Db, type Document, type IndexDescription, type MongoClientOptions } from 'mongodb';
 import type { Store } from '../types.js';
+import { detectServer, isNotImplemented, serializeUpdates, type ServerTraits } from './compat.js';
 import { MongoEntityRepository, entityIndexes, type EntityDoc } from './entities.js';
 import { MongoFactRepository, factIndexes, type FactDoc } from './facts.js';
 import { MongoMemoryRepository, memoryIndexes, type MemoryDoc } from './memories.js';
@@ -55,6 +56,8 @@ export const COLLECTIONS = {
   locks: 'locks',
   sequences: 'sequences',
   settings: 'settings',
+  /** Only on servers without atomic read-modify-write (compat.ts). */
+  writeLocks: 'write_locks',
 } as const;
 
 /**
@@ -77,6 +80,8 @@ export class MongoStore implements Store {
   readonly sequences: MongoSequenceRepository;
   readonly settings: MongoSettings;
 
+  /** What the server lacks (FerretDB), see compat.ts. */
+  readonly traits: ServerTraits;
   private readonly indexPlan: [Collection<any>, IndexDescription[]][];
 
   /**
@@ -87,11 +92,15 @@ export class MongoStore implements Store {
     readonly db: Db,
     private readonly client: MongoClient | null = null,
     private readonly ownsClient = false,
-    options: Pick<MongoStoreOptions, 'collectionPrefix'> = {},
+    options: Pick<MongoStoreOptions, 'collectionPrefix'> & { traits?: ServerTraits } = {},
   ) {
     const prefix = options.collectionPrefix ?? '';
+    this.traits = options.traits ?? { serializeUpdates: false, ferretdb: null };
     // ignoreUndefined: a stray `undefined` must never be written (or matched) as null.
-    const col = <T extends Document>(name: string) => db.collection<T>(`${prefix}${name}`, { ignoreUndefined: true });
+    const plain = <T extends Document>(name: string) => db.collection<T>(`${prefix}${name}`, { ignoreUndefined: true });
+    const writeLocks = plain<any>(COLLECTIONS.writeLocks);
+    const col = <T extends Document>(name: string) =>
+      this.traits.serializeUpdates ? serializeUpdates(plain<T>(name), writeLocks) : plain<T>(name);
 
     const workspaces = col<WorkspaceDoc>(COLLECTIONS.workspaces);
     const keys = col<ApiKeyDoc>(COLLECTIONS.keys);
@@ -143,7 +152,8 @@ export class MongoStore implements Store {
     const client = new MongoClient(url, { ignoreUndefined: true, ...options.clientOptions });
     try {
       await client.connect();
-      const store = new MongoStore(client.db(dbName, { ignoreUndefined: true }), client, true, options);
+      const db = client.db(dbName, { ignoreUndefined: true });
+      const store = new MongoStore(db, client, true, { ...options, traits: await detectServer(db) });
       await store.ensureIndexes();
       return store;
     } catch (error) {
@@ -154,7 +164,27 @@ export class MongoStore implements Store {
 
   /** Creates every index the repositories' queries need (and the unique ones they rely on). */
   async ensureIndexes(): Promise<void> {
-    await Promise.all(this.indexPlan.map(([collection, indexes]) => (indexes.length ? collection.createIndexes(indexes) : null)));
+    await Promise.all(this.indexPlan.map(([collection, indexes]) => (indexes.length ? this.createIndexes(collection, indexes) : null)));
+  }
+
+  /**
+   * One index per createIndexes command: FerretDB 1.x panics (and drops the connection) on a createIndexes with
+   * two or more indexes that already exist, so a second start would fail there. TTL indexes only keep housekeeping
+   * collections small (expired leases are free anyway); a server without them (FerretDB 1.x answers
+   * NotImplemented) gets the same index without the TTL, and the expired documents are swept here at every start.
+   */
+  private async createIndexes(collection: Collection<any>, indexes: IndexDescription[]): Promise<void> {
+    for (const index of indexes) {
+      try {
+        await collection.createIndexes([index]);
+      } catch (error) {
+        if (!(isNotImplemented(error) && index.expireAfterSeconds !== undefined)) throw error;
+        const { expireAfterSeconds, ...withoutTtl } = index;
+        await collection.createIndexes([withoutTtl]);
+        const [field] = Object.keys(index.key as Record<string, unknown>);
+        await collection.deleteMany({ [field]: { $lt: new Date(Date.now() - expireAfterSeconds * 1000) } });
+      }
+    }
   }
 
   /** Deleted documents leave WiredTiger's files as pages are reused or on `compact`; nothing to do per erasure. */

@@ -21,3 +21,13 @@ export function keywordTerms(query: string): string[] {
 
 /** Porter stem of a lower-case word, as FTS5's `porter` tokenizer and Elasticsearch's `english` analyzer index it. */
 export const termStem = (word: string) => stemmer(word);
+
+/**
+ * A text as the space-separated Porter stems of its words (grammar words kept, as BM25 indexes them).
+ * The Elasticsearch keyword field stores this under the core `standard` analyzer, so stemming does not
+ * depend on the node's analysis modules and matches the embedded FTS5 `porter` tokenizer.
+ */
+export function stemmedText(text: string): string {
+  const words = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.map(termStem).join(' ');
+}

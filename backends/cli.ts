@@ -1,0 +1,24 @@
+import { down, up } from './services.js';
+
+/**
+ * `npm run --silent backends:up`   installs on first use, starts Redis, FerretDB (MongoDB wire protocol) and
+ *                                  Elasticsearch on free local ports, prints {"REDIS_URL","MONGODB_URL","ELASTICSEARCH_URL"}
+ * `npm run --silent backends:down` stops the processes `up` started.
+ * For development and tests only; progress goes to stderr, the JSON line is the last line on stdout.
+ */
+async function main() {
+  const command = process.argv[2];
+  if (command === 'up') {
+    process.stdout.write(`${JSON.stringify(await up())}\n`);
+  } else if (command === 'down') {
+    process.stdout.write(`${JSON.stringify({ stopped: await down() })}\n`);
+  } else {
+    process.stderr.write('usage: tsx backends/cli.ts up|down\n');
+    process.exit(2);
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
