@@ -73,6 +73,11 @@ const migrations: string[] = [
   CREATE INDEX memories_ws_user ON memories (workspace_id, user_id, created_at DESC, id DESC);
   CREATE INDEX facts_ws_user_order ON facts (workspace_id, user_id, valid_from DESC, seq DESC);
   `,
+  // Whether a fact's valid_from was stated in the text (0: it is only the time it was recorded).
+  `
+  ALTER TABLE facts ADD COLUMN valid_from_stated INTEGER NOT NULL DEFAULT 1;
+  CREATE INDEX facts_ws_invalidated_by ON facts (workspace_id, invalidated_by);
+  `,
 ];
 
 export function migrate(db: Database.Database): void {
