@@ -110,6 +110,8 @@ interface SurfaceMatch {
   /** Tokens consumed after the main verb. */
   consumed: number;
   objectText: string;
+  /** "switched from A to B": the replaced value's words. */
+  fromText?: string;
 }
 
 const SKIPPABLE_BEFORE_PARTICLE = /^(?:back|over|away|out|here|there|permanently|finally|all|the|way|recently|just|abroad|home)$/;
@@ -127,6 +129,7 @@ function matchSurfaces(vp: VerbPhrase, tokens: Token[]): SurfaceMatch[] {
     for (const { words, entry } of SURFACES_BY_FIRST_WORD.get(lemma) ?? []) {
       let f = 0;
       let ok = true;
+      let fromText: string | undefined;
       for (let w = 1; w < words.length; w++) {
         const want = words[w];
         const matchesWord = (tok: Token | undefined) => !!tok && (tok.lower === want || (w === 1 && readVerb(tok.lower).some((r) => r.lemma === want && r.form !== 'base' && r.form !== 'third' && words.length > 2)));
@@ -139,6 +142,7 @@ function matchSurfaces(vp: VerbPhrase, tokens: Token[]): SurfaceMatch[] {
           let k = f;
           while (k < following.length && k - f < 5 && following[k].lower !== want) k++;
           if (following[k]?.lower === want) {
+            if (following[f].lower === 'from') fromText = following.slice(f + 1, k).map((t) => t.raw).join(' ');
             f = k + 1;
             continue;
           }
@@ -147,7 +151,7 @@ function matchSurfaces(vp: VerbPhrase, tokens: Token[]): SurfaceMatch[] {
         break;
       }
       if (!ok) continue;
-      matches.push({ entry, consumed: f, objectText: following.slice(f).map((t) => t.raw).join(' ') });
+      matches.push({ entry, consumed: f, objectText: following.slice(f).map((t) => t.raw).join(' '), fromText });
     }
   }
   return matches;
@@ -233,7 +237,7 @@ interface PredicateHit {
   aspect: SurfaceAspect;
   raw: string;
   /** Extra facts found in the object tail, e.g. the employer in "work as a nurse at X". */
-  extras: { predicate: string; object: string }[];
+  extras: { predicate: string; object: string; negated?: boolean }[];
   /** The clause's negation does not apply ("I don't like my job at X" still works at X). */
   keepsPolarity?: boolean;
 }
@@ -253,6 +257,10 @@ function firstHit(vp: VerbPhrase, tokens: Token[]): PredicateHit | undefined {
     if (objects.length === 0) continue;
     const raw = tokens.slice(0, vp.mainIndex + 1 + match.consumed).map((t) => t.raw).join(' ');
     const extras: PredicateHit['extras'] = [];
+    // "switched from sertraline to citalopram": the old value ends (single-valued predicates end it anyway).
+    if (match.fromText && !isSingleValued(predicate) && surface.aspect === 'onset') {
+      for (const old of extractObjects(match.fromText, { objectClass: surface.objectClass ?? 'any', predicate, multi: false })) extras.push({ predicate, object: old, negated: true });
+    }
     if (predicate === 'job_title' && surface.phrase === 'work as') {
       const tail = /\s(?:at|for|with)\s+(.+)$/i.exec(match.objectText);
       const employer = tail && extractObjects(tail[1], { objectClass: 'organization', predicate: 'works_at', multi: false })[0];
@@ -336,7 +344,7 @@ export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis
   let confidence = 0.9 * hedge * (vp.hedged ? 0.6 : 1);
   const strongHedge = vp.hedged || hedge < 0.6;
 
-  const emit = (hit: { predicate: string; objects: string[]; raw: string; extras?: { predicate: string; object: string }[]; keepsPolarity?: boolean }, aspect: SurfaceAspect, extraNegation = false) => {
+  const emit = (hit: { predicate: string; objects: string[]; raw: string; extras?: { predicate: string; object: string; negated?: boolean }[]; keepsPolarity?: boolean }, aspect: SurfaceAspect, extraNegation = false) => {
     let negated = !hit.keepsPolarity && (vp.negated || aspect === 'end' || vp.phase === 'stop' || extraNegation);
     if (vp.negated && aspect === 'end') negated = false; // "I didn't sell my car"
     if (vp.negated && vp.phase === 'stop') negated = false;
@@ -347,10 +355,10 @@ export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis
     const upcomingVisit = hit.predicate === 'visited' && (tense === 'planned' || (vp.time === 'progressive' && !negated));
     const forward = tense === 'planned' || FUTURE_ORIENTED.has(hit.predicate) || upcomingVisit;
     if (forward) mentions = findDates(text, ctx.referenceTime, true);
-    for (const item of [{ predicate: hit.predicate, object: '' }, ...(hit.extras ?? [])]) {
+    for (const item of [{ predicate: hit.predicate, object: '', negated: undefined as boolean | undefined }, ...(hit.extras ?? [])]) {
       const objects = item.object ? [item.object] : hit.objects;
       let predicate = item.predicate;
-      let itemNegated = negated;
+      let itemNegated = item.negated ?? negated;
       // "travel to", "go to", "visit" are trips when upcoming and visits when done.
       if (predicate === 'visited' && (tense === 'planned' || (vp.time === 'progressive' && !itemNegated))) predicate = 'trip_to';
       if (predicate === 'trip_to' && tense === 'past') predicate = 'visited';

@@ -74,6 +74,29 @@ export function findDates(clause: string, referenceTime: Date, forward: boolean)
     mentions.push({ start, end: m.index! + m[0].length, text: m[0], role: 'start', date: new Date(Date.UTC(from, 0, 1)), until: new Date(Date.UTC(to, 0, 1)) });
   }
 
+  // Seasons, which chrono does not read: "next spring", "last summer", "in the autumn of 2023".
+  const seasonRe = /\b(?:(next|last|this|coming)\s+|(?:in\s+)?(?:the\s+)?(?:early\s+|late\s+)?)(spring|summer|autumn|fall|winter)\b(?:\s+(?:of\s+)?((?:19|20)\d{2}))?/gi;
+  for (const m of clause.matchAll(seasonRe)) {
+    if (!m[1] && !m[3] && !/^(?:in\s+)/i.test(m[0])) continue;
+    const start = m.index! + (m[0].length - m[0].trimStart().length);
+    if (overlaps(mentions, start, m.index! + m[0].length)) continue;
+    const month = { spring: 2, summer: 5, autumn: 8, fall: 8, winter: 11 }[m[2].toLowerCase() as 'spring'] as number;
+    const at = (year: number) => new Date(Date.UTC(year, month, 1));
+    const y = referenceTime.getUTCFullYear();
+    let date: Date;
+    if (m[3]) date = at(Number(m[3]));
+    else {
+      const which = (m[1] ?? (forward ? 'next' : 'this')).toLowerCase();
+      const thisOne = at(referenceTime.getUTCMonth() < 2 && month === 11 ? y - 1 : y);
+      const endOf = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 3, 1));
+      if (which === 'last') date = endOf(thisOne) <= referenceTime ? thisOne : at(thisOne.getUTCFullYear() - 1);
+      else if (which === 'next' || which === 'coming') date = thisOne > referenceTime ? thisOne : at(thisOne.getUTCFullYear() + 1);
+      else date = thisOne;
+    }
+    const wide = widenToPreposition(clause, start);
+    mentions.push({ start: wide, end: m.index! + m[0].length, text: clause.slice(wide, m.index! + m[0].length), role: roleFromContext(clause.slice(0, start)), date });
+  }
+
   const parsed = chrono.parse(clause, { instant: referenceTime, timezone: 'UTC' }, { forwardDate: forward });
   for (const result of parsed) {
     const text = result.text.trim();

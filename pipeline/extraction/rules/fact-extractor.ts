@@ -9,6 +9,7 @@ import { QUESTION_STARTERS, setPersonNameCheck } from './lexicon.js';
 import { stripMarkdown } from './markdown.js';
 import { splitClauses, splitSentences } from './sentences.js';
 import { leadingName, type SubjectRef } from './subjects.js';
+import { toFirstPerson } from './third-person.js';
 import { userText } from './transcript.js';
 
 /** Content beyond this many characters is ignored (the API caps content at 16,000). */
@@ -68,8 +69,9 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
 
   for (const block of userText(content)) {
     const plain = expandContractions(stripMarkdown(block));
-    for (const sentence of splitSentences(plain)) {
-      if (isQuestionOrRequest(sentence)) continue;
+    for (const raw of splitSentences(plain)) {
+      if (isQuestionOrRequest(raw)) continue;
+      const sentence = toFirstPerson(raw);
       const clauses = splitClauses(sentence.replace(/[.!…]+$/, ''), startsWithTaxonomyVerb, startsWithNameAndVerb, containsVerb);
       let previousSubjects: SubjectRef[] | undefined;
       clauses.forEach((clause, index) => {

@@ -183,12 +183,20 @@ export function isConditionPhrase(phrase: string): boolean {
   return words.some((_, i) => CONDITIONS.has(words.slice(i).join(' ')));
 }
 
+/**
+ * International nonproprietary drug names share stems by class (WHO INN stems): -pram/-oxetine/-aline
+ * (SSRIs), -olol (beta blockers), -pril/-sartan (blood pressure), -statin, -prazole, -cillin/-mycin/-cycline
+ * (antibiotics), -formin, -gliptin/-glutide, -azepam/-zolam, -triptan, -tidine, -lukast, -mab, -vir, -thyroxine.
+ */
+const DRUG_STEM = /^[a-z]{3,}(?:pram|oxetine|aline|afine|olol|pril|sartan|statin|prazole|cillin|mycin|cycline|floxacin|formin|gliptin|glutide|azepam|zolam|triptan|tidine|lukast|mab|vir|thyroxine|dronate|semide|thiazide|pine|tadine|codone|morphone|profen|oxacin|azole|ipine|idone|apine|etine|amine|barb|lamide)$/;
+
 export function isMedicationPhrase(phrase: string): boolean {
   const p = phrase.toLowerCase();
   if (MEDICATIONS.has(p)) return true;
   const words = p.split(' ');
   if (MEDICATION_HEADS.has(words[words.length - 1])) return true;
-  if (/\b\d+\s?(mg|mcg|ml|iu)\b/.test(p)) return true;
+  if (/\b\d+(?:\.\d+)?\s?(mg|mcg|µg|ml|iu|g)\b/.test(p)) return true;
+  if (words.length <= 3 && DRUG_STEM.test(words[0])) return true;
   return words.some((_, i) => MEDICATIONS.has(words.slice(i).join(' ')));
 }
 

@@ -253,7 +253,7 @@ export function extractObjects(raw: string, request: ObjectRequest): string[] {
   const items = request.multi && request.objectClass !== 'person' && request.objectClass !== 'money' ? splitList(text) : [text];
   const out: string[] = [];
   for (let item of items) {
-    item = stripTrailingPunctuation(stripLeadingFillers(item));
+    item = trimTail(stripTrailingPunctuation(stripLeadingFillers(item)), request);
     if (['owns', 'has_pet', 'drives', 'uses'].includes(request.predicate)) {
       for (let guard = 0; guard < 3; guard++) item = item.replace(DESCRIPTIVE_ADJECTIVE, '').replace(/^(?:19|20)\d{2}\s+(?=\S)/, '');
       item = cut(item, /\s+(?:named|called)\s+.*$/i);
@@ -266,6 +266,24 @@ export function extractObjects(raw: string, request: ObjectRequest): string[] {
     if (!passesClass(item, request)) continue;
     const shaped = shapeItem(item, request);
     if (shaped && !out.includes(shaped)) out.push(shaped);
+  }
+  return out;
+}
+
+/** Words that end a noun phrase in chat: degree adverbs, ages, manner, companions, a finite verb starting a new clause. */
+const GENERIC_TAIL =
+  /\s+(?:at\s+(?:all|\d+|the\s+moment)|finally|fluently|properly|religiously|obsessively|non-?stop|for\s+(?:years|ages|\d+|a\s+(?:while|bit|living)|the\s+\w+|my\s+\w+|our\s+\w+)|since\s+.*|every\s+\w+|each\s+\w+|from\s+(?:youtube|home|scratch|work)|(?:is|are|was|were|makes|made|gets|keeps|feels|seems|looks)\s|in\s+(?:19|20)\d{2}|(?:last|next|this)\s+(?:week|month|year|spring|summer|autumn|fall|winter|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday|term|semester))\b.*$/i;
+/** Classes whose objects are names or things: a gerund after the first word starts a new phrase ("Tokyo teaching English"). */
+const NAME_LIKE = new Set<ObjectClass>(['place', 'organization', 'company', 'person', 'ownable', 'pet', 'medication', 'condition', 'school', 'club', 'language']);
+
+function trimTail(item: string, request: ObjectRequest): string {
+  let out = cut(item, GENERIC_TAIL);
+  // "a new flat in Glasgow" is Glasgow.
+  if (request.objectClass === 'place') out = out.replace(/^(?:(?:new|little|tiny|small|big|nice|lovely|rented|shared)\s+)*(?:flat|house|apartment|place|home|bungalow|cottage|studio|condo|room|village|town|suburb|area)\s+(?:in|on|near|outside|just outside)\s+(?:the\s+)?/i, '');
+  if (NAME_LIKE.has(request.objectClass)) {
+    const words = out.split(/\s+/);
+    const k = words.findIndex((w, i) => i > 0 && /ing$/i.test(w) && readVerb(w.toLowerCase()).some((r) => r.form === 'gerund'));
+    if (k > 0) out = words.slice(0, k).join(' ');
   }
   return out;
 }

@@ -330,7 +330,7 @@ export const labelledStatements: LabelledStatement[] = [
   st("I'm learning to play the guitar", u('learning', 'play the guitar')),
   st('I drive a 2019 Toyota Corolla', u('drives', 'Toyota Corolla')),
   st("I'm originally Italian but I've lived in Germany since 2015", u('nationality', 'Italian'), u('lives_in', 'Germany', { validFrom: '2015-01-01' })),
-  st('I switched from Android to an iPhone last year', u('uses', 'iPhone')),
+  st('I switched from Android to an iPhone last year', u('uses', 'iPhone'), u('uses', 'Android', { negated: true })),
   st('My partner is allergic to cats so we have a dog', s("user's partner", 'allergic_to', 'cats'), u('has_pet', 'dog')),
   st('I stopped drinking coffee in January', u('drinks', 'coffee', { negated: true })),
   st("I'm a product manager at a fintech startup in London", u('job_title', 'product manager'), u('works_at', 'fintech startup')),
