@@ -35,7 +35,7 @@ export const labelledStatements: LabelledStatement[] = [
   st('My brother lives in Sydney.', s("user's brother", 'lives_in', 'Sydney')),
   st('I want to go to Iceland one day.', u('wants_to_visit', 'Iceland')),
   st('I moved from Berlin to Munich in 2022.', u('lives_in', 'Munich', { validFrom: '2022-01-01' })),
-  st('I come from a small village in Bavaria.', u('is_from', 'small village in Bavaria')),
+  st('I come from a small village in Bavaria.', u('is_from', ['small village in Bavaria', 'Bavaria'])),
 
   // ------------------------------------------------------------- work
   st('I work at Siemens.', u('works_at', 'Siemens')),

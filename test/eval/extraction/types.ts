@@ -28,7 +28,7 @@ export interface LabelledStatement {
 /** The alternatives of an expected object. */
 export const alternatives = (object: string | string[]): string[] => (Array.isArray(object) ? object : [object]);
 
-export const u = (predicate: string, object: string, extra: Partial<ExpectedFact> = {}): ExpectedFact => ({ subject: 'user', predicate, object, ...extra });
-export const s = (subject: string, predicate: string, object: string, extra: Partial<ExpectedFact> = {}): ExpectedFact => ({ subject, predicate, object, ...extra });
+export const u = (predicate: string, object: string | string[], extra: Partial<ExpectedFact> = {}): ExpectedFact => ({ subject: 'user', predicate, object, ...extra });
+export const s = (subject: string, predicate: string, object: string | string[], extra: Partial<ExpectedFact> = {}): ExpectedFact => ({ subject, predicate, object, ...extra });
 export const none = (content: string): LabelledStatement => ({ content, facts: [] });
 export const st = (content: string, ...facts: ExpectedFact[]): LabelledStatement => ({ content, facts });
