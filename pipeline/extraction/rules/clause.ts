@@ -5,6 +5,7 @@ import { findDates, removeMentions, type DateMention } from './dates.js';
 import type { FactDraft } from './draft.js';
 import { parseSmallNumber } from './lexicon.js';
 import { dietOf, extractObjects } from './objects.js';
+import { eventFacts } from './events.js';
 import { matchSpecialPatterns, relativesNamed } from './special.js';
 import { USER, parseSubject, type SubjectRef } from './subjects.js';
 import { parseVerbPhrase, tokenize, type Token, type VerbPhrase, type VerbTime } from './verb-phrase.js';
@@ -303,7 +304,7 @@ export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis
   text = stripFillers(text);
   if (!text || NON_FACTUAL.test(text) || /\?\s*$/.test(text)) return emptyAnalysis(ctx);
 
-  const special = matchSpecialPatterns(text, ctx.referenceTime);
+  const special = matchSpecialPatterns(text, ctx.referenceTime) ?? eventFacts(text, ctx.referenceTime);
   if (special) {
     return { drafts: special.map((d) => ({ ...d, confidence: d.confidence * hedge })), lastPerson: ctx.lastPerson };
   }
