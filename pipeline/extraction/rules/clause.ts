@@ -198,6 +198,14 @@ function resolveTiming(predicate: string, tenseFromVerb: Tense, mentions: DateMe
   return { tense, validFrom: validFrom ?? null, validTo: validTo ?? null };
 }
 
+function notAfter(date: Date, referenceTime: Date): Date {
+  const ahead = date.getTime() - referenceTime.getTime();
+  if (ahead <= 86_400_000) return date;
+  if (ahead <= 7 * 86_400_000) return new Date(date.getTime() - 7 * 86_400_000);
+  if (ahead <= 366 * 86_400_000) return new Date(Date.UTC(date.getUTCFullYear() - 1, date.getUTCMonth(), date.getUTCDate()));
+  return date;
+}
+
 function stripFillers(text: string): string {
   let s = text.trim();
   for (let guard = 0; guard < 5; guard++) {
@@ -217,7 +225,7 @@ function objectsFor(match: SurfaceMatch, multi: boolean): string[] {
   const { surface, predicate } = match.entry;
   if (surface.fixedObject) return [surface.fixedObject];
   if (predicate === 'age') {
-    const n = parseSmallNumber(match.objectText.replace(/\s*(?:years?(?: old)?|yrs?)\b.*$/i, '').trim());
+    const n = parseSmallNumber(match.objectText.replace(/\s*(?:years?(?: old)?|yrs?)\b.*$/i, '').trim().split(/\s+/)[0] ?? '');
     return n !== undefined && n > 0 && n < 120 ? [String(n)] : [];
   }
   if (predicate === 'weight') {
@@ -262,6 +270,7 @@ function firstHit(vp: VerbPhrase, tokens: Token[]): PredicateHit | undefined {
     if (match.fromText && !isSingleValued(predicate) && surface.aspect === 'onset') {
       for (const old of extractObjects(match.fromText, { objectClass: surface.objectClass ?? 'any', predicate, multi: false })) extras.push({ predicate, object: old, negated: true });
     }
+    if (predicate === 'job_title' && surface.fixedObject === 'retired') extras.push({ predicate: 'works_at', object: ANY_OBJECT, negated: true });
     if (predicate === 'job_title' && surface.phrase === 'work as') {
       const tail = /\s(?:at|for|with)\s+(.+)$/i.exec(match.objectText);
       const employer = tail && extractObjects(tail[1], { objectClass: 'organization', predicate: 'works_at', multi: false })[0];
@@ -356,6 +365,8 @@ export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis
     const upcomingVisit = hit.predicate === 'visited' && (tense === 'planned' || (vp.time === 'progressive' && !negated));
     const forward = tense === 'planned' || FUTURE_ORIENTED.has(hit.predicate) || upcomingVisit;
     if (forward) mentions = findDates(text, ctx.referenceTime, true);
+    // A completed change cannot be dated ahead: "started on Monday" is the last Monday, "moved in March" the last March.
+    if (!forward && (vp.time === 'past' || vp.time === 'perfect' || vp.time === 'past_perfect')) mentions = mentions.map((m) => ({ ...m, date: notAfter(m.date, ctx.referenceTime) }));
     for (const item of [{ predicate: hit.predicate, object: '', negated: undefined as boolean | undefined }, ...(hit.extras ?? [])]) {
       const objects = item.object ? [item.object] : hit.objects;
       let predicate = item.predicate;

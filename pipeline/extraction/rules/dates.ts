@@ -137,7 +137,7 @@ export function removeMentions(clause: string, mentions: DateMention[]): string 
   let cursor = 0;
   for (const m of [...mentions].sort((a, b) => a.start - b.start)) {
     if (m.start < cursor) continue;
-    out += `${clause.slice(cursor, m.start)} `;
+    out += `${clause.slice(cursor, m.start)}${/,\s*$/.test(clause.slice(m.start, m.end)) ? ', ' : ' '}`;
     cursor = m.end;
   }
   out += clause.slice(cursor);

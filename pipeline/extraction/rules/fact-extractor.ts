@@ -54,7 +54,7 @@ setPersonNameCheck((name) => {
 
 const startsWithNameAndVerb = (text: string) => leadingName(text, startsWithVerbPhrase) !== undefined;
 const containsVerb = (text: string) =>
-  text.split(/\s+/).some((word) => /^(?:am|is|are|was|were|have|has|had|do|does|did|will|would|can)$/i.test(word) || (/^[a-z]/.test(word) && readVerb(word.replace(/[^a-z]/g, '')).some((r) => r.form !== 'gerund')));
+  text.split(/\s+/).some((word) => /^(?:am|is|are|was|were|have|has|had|do|does|did|will|would|can)$/i.test(word) || readVerb(word.toLowerCase().replace(/[^a-z]/g, '')).some((r) => r.form !== 'gerund' && (/^[a-z]/.test(word) || r.form === 'past')));
 
 /**
  * Rule-based extraction, synchronous. Deterministic: the output depends only

@@ -241,7 +241,7 @@ export function matchSpecialPatterns(text: string, referenceTime: Date): FactDra
   const relatives = haveRelation ? relativesNamed(haveRelation[1]) : undefined;
   if (relatives) return relatives.map((r) => draft(USER, r.predicate, r.name, r.raw, 'current', r.negated));
 
-  const allergyNoun = /^I\s+(?:have|have got|got|developed|have developed)\s+(?:a\s+|an\s+)?(?:(?:severe|mild|bad|serious|slight|deadly|life-threatening|strong|really bad)\s+)?([\p{L} -]+?)\s+allerg(?:y|ies)\b/iu.exec(t);
+  const allergyNoun = /^I\s+(?:have|has|have got|has got|got|developed|have developed|has developed)\s+(?:a\s+|an\s+)?(?:(?:severe|mild|bad|serious|slight|deadly|life-threatening|strong|really bad)\s+)?([\p{L} -]+?)\s+allerg(?:y|ies)\b/iu.exec(t);
   if (allergyNoun) {
     return objects(allergyNoun[1], 'any', 'allergic_to', true).map((v) => draft(USER, 'allergic_to', v, 'have an allergy'));
   }

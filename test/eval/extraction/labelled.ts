@@ -57,7 +57,7 @@ export const labelledStatements: LabelledStatement[] = [
   st("I'm starting at Amazon next week.", u('works_at', 'Amazon', { tense: 'planned', validFrom: '2024-06-22' })),
   st('I was a waiter for five years.', u('job_title', 'waiter', { tense: 'past' })),
   st('I got fired yesterday.', u('works_at', '*', { negated: true, validFrom: '2024-06-14' })),
-  st("I'm retired.", u('job_title', 'retired')),
+  st("I'm retired.", u('job_title', 'retired'), u('works_at', '*', { negated: true })),
   st("I'm employed by the city council.", u('works_at', 'city council')),
   st('I work for a startup called Nimbus.', u('works_at', 'Nimbus')),
   st('My husband Mark works for BMW.', u('married_to', 'Mark'), s('Mark', 'works_at', 'BMW')),
