@@ -31,7 +31,11 @@ const factSchema = z.object({
 export const statementSchema = z.object({
   id: z.string().min(1),
   voice: z.string().optional(),
-  content: z.string().min(1),
+  /** Absent for LoCoMo turn labels: the text is read in place from the LoCoMo data (never copied here). */
+  content: z.string().min(1).optional(),
+  conversation: z.string().optional(),
+  dia_id: z.string().optional(),
+  speaker: z.string().optional(),
   facts: z.array(factSchema),
   tags: z.array(z.string()).default([]),
   referenceTime: z.iso.datetime({ offset: true }).optional(),
@@ -60,6 +64,31 @@ export interface InvalidRecord {
   error: string;
 }
 
+/**
+ * LoCoMo (CC BY-NC) is evaluation data that stays outside the repository: labels reference turns by
+ * conversation and dia_id and the text is read from LOCOMO_PATH (default ../shared/data/locomo/locomo-dev.json
+ * next to the repository). Without it those labels are skipped and counted.
+ */
+export const LOCOMO_PATH = process.env.LOCOMO_PATH ?? join(dirname(fileURLToPath(import.meta.url)), '../../../../shared/data/locomo/locomo-dev.json');
+
+let locomoTurns: Map<string, string> | null | undefined;
+function locomoTurn(conversation: string, diaId: string): string | undefined {
+  if (locomoTurns === undefined) {
+    locomoTurns = null;
+    if (existsSync(LOCOMO_PATH)) {
+      locomoTurns = new Map();
+      const data = JSON.parse(readFileSync(LOCOMO_PATH, 'utf8')) as { sample_id: string; conversation: Record<string, unknown> }[];
+      for (const sample of data) {
+        for (const [key, turns] of Object.entries(sample.conversation)) {
+          if (!/^session_\d+$/.test(key) || !Array.isArray(turns)) continue;
+          for (const turn of turns as { dia_id: string; text: string }[]) locomoTurns.set(`${sample.sample_id}:${turn.dia_id}`, turn.text);
+        }
+      }
+    }
+  }
+  return locomoTurns?.get(`${conversation}:${diaId}`);
+}
+
 export interface CorpusPartData {
   part: CorpusPart;
   present: boolean;
@@ -67,6 +96,8 @@ export interface CorpusPartData {
   statements: LabelledStatement[];
   scenarios: Scenario[];
   invalid: InvalidRecord[];
+  /** LoCoMo labels whose text could not be read (LOCOMO_PATH missing). */
+  skipped: number;
 }
 
 function readJsonl<T>(file: string, schema: z.ZodType<T>, invalid: InvalidRecord[]): T[] {
@@ -92,16 +123,22 @@ function readJsonl<T>(file: string, schema: z.ZodType<T>, invalid: InvalidRecord
 export function loadCorpus(part: CorpusPart, dir = CORPUS_DIR): CorpusPartData {
   const folder = join(dir, part);
   const files = existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.jsonl')).sort() : [];
-  const data: CorpusPartData = { part, present: files.length > 0, files, statements: [], scenarios: [], invalid: [] };
+  const data: CorpusPartData = { part, present: files.length > 0, files, statements: [], scenarios: [], invalid: [], skipped: 0 };
   for (const name of files) {
     const file = join(folder, name);
     if (name.startsWith('scenarios')) {
       for (const s of readJsonl(file, scenarioSchema, data.invalid)) data.scenarios.push(s);
     } else {
       for (const s of readJsonl(file, statementSchema, data.invalid)) {
+        const content = s.content ?? (s.conversation && s.dia_id ? locomoTurn(s.conversation, s.dia_id) : undefined);
+        if (content === undefined) {
+          if (s.conversation && s.dia_id) data.skipped++;
+          else data.invalid.push({ file, line: 0, error: `${s.id}: no content` });
+          continue;
+        }
         data.statements.push({
           id: s.id,
-          content: s.content,
+          content,
           referenceTime: s.referenceTime,
           tags: s.tags,
           facts: s.facts.map((f) => ({ subject: f.subject, predicate: f.predicate, object: f.object, negated: f.negated, tense: f.tense, validFrom: f.validFrom ?? undefined })),

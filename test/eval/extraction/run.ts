@@ -50,6 +50,7 @@ export async function runEvaluation(part: CorpusPart, details = false) {
       ? {
           files: corpus.files,
           invalidRecords: corpus.invalid,
+          locomoLabelsSkipped: corpus.skipped,
           statements: summary(await evaluateExtractor(corpus.statements, extractFactsWithRules), details),
           scenarios: await scenarioSummary(corpus.scenarios, details),
         }
