@@ -41,7 +41,7 @@ const FILLER_PHRASES = [
   'i forgot to mention that', 'i wanted to say', 'i wanted to mention', 'i wanted to tell you', 'i wanted to let you know', 'i wanted to let you know that',
   'let me tell you', 'let me tell you that', 'as you know', 'to be honest', 'tbh', 'fwiw', 'in fact', 'guess what', 'good news', 'bad news', 'sadly',
   'unfortunately', 'fortunately', 'luckily', 'surprisingly', 'funny enough', 'for context', 'for reference', 'context', 'about me', 'just to let you know',
-  'keep in mind', 'keep in mind that', 'please keep in mind that', 'just a heads up', 'heads up', 'um', 'uh', 'hmm', 'so yeah', 'oh and', 'also',
+  'keep in mind', 'keep in mind that', 'long story short', 'so basically', 'right so', 'big news', 'small update', 'life update', 'random but', 'random fact', 'fun fact:', 'please keep in mind that', 'just a heads up', 'heads up', 'um', 'uh', 'hmm', 'so yeah', 'oh and', 'also',
 ].sort((a, b) => b.length - a.length);
 const FILLERS = new RegExp(`^(?:${FILLER_PHRASES.map((p) => p.replace(/ /g, '\\s+')).join('|')})\\b[\\s,:!.-]*`, 'i');
 const HEDGE_WEAK = /^(?:i think|i believe|i'm pretty sure|i am pretty sure|pretty sure|i'm fairly sure|i am fairly sure|if i remember correctly|iirc|i reckon|i feel like)\b(?:\s+that)?[\s,]*/i;
@@ -115,7 +115,7 @@ interface SurfaceMatch {
   fromText?: string;
 }
 
-const SKIPPABLE_BEFORE_PARTICLE = /^(?:back|over|away|out|here|there|permanently|finally|all|the|way|recently|just|abroad|home)$/;
+const SKIPPABLE_BEFORE_PARTICLE = /^(?:back|over|away|out|here|there|permanently|finally|all|the|way|recently|just|abroad|home|remotely|freelance|part-time|full-time|nights|days|shifts)$/;
 
 function matchSurfaces(vp: VerbPhrase, tokens: Token[]): SurfaceMatch[] {
   const following = tokens.slice(vp.mainIndex + 1);
@@ -139,7 +139,7 @@ function matchSurfaces(vp: VerbPhrase, tokens: Token[]): SurfaceMatch[] {
           continue;
         }
         // "moved back to", "moved from Berlin to Munich": skip a few words before a final particle.
-        if (w === words.length - 1 && ['to', 'in', 'into'].includes(want) && following[f] && (SKIPPABLE_BEFORE_PARTICLE.test(following[f].lower) || following[f].lower === 'from')) {
+        if (w === words.length - 1 && ['to', 'in', 'into', 'for', 'at'].includes(want) && following[f] && (SKIPPABLE_BEFORE_PARTICLE.test(following[f].lower) || following[f].lower === 'from')) {
           let k = f;
           while (k < following.length && k - f < 5 && following[k].lower !== want) k++;
           if (following[k]?.lower === want) {

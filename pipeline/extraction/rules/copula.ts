@@ -45,7 +45,7 @@ function jobFacts(complement: string): CopulaFact[] {
     // "I am nurse" is rare; bare singular nouns are usually adjectives ("I am manager material").
     if (!/^(?:ceo|cto|cfo|coo|head|chef)$/i.test(title)) return [];
   }
-  const facts: CopulaFact[] = [{ predicate: 'job_title', object: title }];
+  const facts: CopulaFact[] = [{ predicate: 'job_title', object: title.replace(/^(?:(?:newly|fully)\s+)?(?:qualified|certified|registered|licensed|trained|chartered)\s+/i, '') }];
   const tail = EMPLOYER_TAIL.exec(body.slice(title.length));
   if (tail) {
     const student = STUDENT.test(title);

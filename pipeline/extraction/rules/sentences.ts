@@ -58,7 +58,8 @@ export function splitClauses(
     const newSubject = SUBJECT_START.test(afterAdverb) || startsWithName(afterAdverb);
     // "... and work at X"; in chat also a bare comma: "left the bank, started at a charity".
     const pastAfterComma = isBareComma && /^[a-z]+(?:ed|t)\b|^(?:quit|sold|bought|got|went|took|began|became|joined|started|moved|left|lost|met|made|found)\b/i.test(after) && startsWithVerb(after);
-    const continuation = ((!isBareComma && /^(?:and|but|and then|and now|but now|plus|then|yet)$/.test(connector)) || pastAfterComma) && startsWithVerb(after);
+    const verbAfterComma = isBareComma && /^[a-z]/.test(after) && startsWithVerb(after) && !/^\S+ing\b/i.test(after);
+    const continuation = ((!isBareComma && /^(?:and|but|and then|and now|but now|plus|then|yet)$/.test(connector)) || pastAfterComma || verbAfterComma) && startsWithVerb(after);
     if (!newSubject && !continuation) continue;
     const piece = sentence.slice(start, match.index).trim();
     // "Julia and I got married", "Me and my husband live ...": a compound subject, not two clauses.
