@@ -52,6 +52,8 @@ const NO_LONGER = /\b(?:any ?more|no longer)\b/i;
 
 /** Predicates whose past-tense statement is still true now ("I visited Japan", "I was born in Rome"). */
 const PERMANENT = new Set(['born_in', 'visited', 'graduated_from', 'birth_year', 'birthday', 'is_from', 'divorced_from']);
+/** Tastes and habits: "used to" means they ended. */
+const HABITS = new Set(['likes', 'dislikes', 'hobby', 'plays', 'eats', 'drinks', 'habit', 'uses', 'prefers', 'takes_medication']);
 /** Predicates about upcoming things: present tense means planned. */
 const FUTURE_ORIENTED = new Set(['has_appointment', 'attending', 'trip_to']);
 /** Verbs that may start a sentence without "I" in chat ("Love sushi!"). */
@@ -376,6 +378,8 @@ export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis
       if (predicate === 'trip_to' && tense === 'past') predicate = 'visited';
       // "I don't like X (any more)" is a dislike; it also invalidates a live "likes X" as its opposite.
       if (predicate === 'likes' && itemNegated) { predicate = 'dislikes'; itemNegated = false; }
+      // "I used to love horror films", "used to smoke": a habit or taste that has ended is denied now.
+      if (vp.time === 'used_to' && !itemNegated && HABITS.has(predicate)) itemNegated = true;
       const timing = resolveTiming(predicate, tense, mentions, ctx.referenceTime, neverClause && !noLonger);
       if (timing.tense === 'planned' && itemNegated) continue;
       if (timing.tense === 'planned' && strongHedge) continue;

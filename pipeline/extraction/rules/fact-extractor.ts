@@ -75,6 +75,7 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
       const clauses = splitClauses(sentence.replace(/[.!…]+$/, ''), startsWithTaxonomyVerb, startsWithNameAndVerb, containsVerb);
       let previousSubjects: SubjectRef[] | undefined;
       clauses.forEach((clause, index) => {
+        if (clause.subordinate) return;
         const analysis = analyzeClause(clause.text, {
           referenceTime: input.referenceTime,
           inherited: clause.inheritsSubject ? previousSubjects : undefined,

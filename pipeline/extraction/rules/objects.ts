@@ -154,6 +154,9 @@ function isPlace(item: string, predicate: string): boolean {
     if (THE_PLACES.test(lower)) return true;
     if (/^(?:the|a|an|some)\s/i.test(item) && !/^The\s+[A-Z]/.test(item)) return false;
     if (isEventPhrase(item) || isAppointmentPhrase(item)) return false;
+    // Trips and visits are to named places: "Japan", "new york"; not "38 states", "a Spanish conversation group".
+    if (/\d/.test(item) || (!/^[A-Z]/.test(item) && item.split(/\s+/).length > 2)) return false;
+    if (/\b(?:group|parade|phone|club|class|course|party|stadium|game|show|meeting|summary|celebrate|doctor|dentist)s?\b/i.test(lower)) return false;
     if (/^(?:the )?(?:gym|doctor|dentist|beach|park|office|store|shop|supermarket|mall|cinema|movies|pub|bar|restaurant|party|concert|hospital|bank|library|airport|station|pool|lake|mountains|bathroom|toilet|meeting|class|bed|sleep|work|school|church|college|university|uni)$/i.test(lower)) return false;
   }
   return /\p{L}/u.test(item);

@@ -28,6 +28,8 @@ export function splitSentences(text: string): string[] {
 export interface Clause {
   text: string;
   inheritsSubject: boolean;
+  /** Introduced by a temporal or conditional conjunction ("when I was 9", "before I turn 40"): background, not a fact. */
+  subordinate?: boolean;
 }
 
 const SUBJECT_START = /^(?:i|we|he|she|they|my|our|his|her|their|it|there|this|that|me)\b/i;
@@ -47,6 +49,7 @@ export function splitClauses(
   const clauses: Clause[] = [];
   let start = 0;
   let inherits = false;
+  let subordinate = false;
   CONJUNCTION.lastIndex = 0;
   let match: RegExpExecArray | null;
   while ((match = CONJUNCTION.exec(sentence))) {
@@ -65,11 +68,12 @@ export function splitClauses(
     // "Julia and I got married", "Me and my husband live ...": a compound subject, not two clauses.
     // "Tom, my brother, lives ...": an appositive, not a clause.
     if ((connector === 'and' || isBareComma) && piece.length <= 60 && piece.split(/\s+/).length <= 4 && !containsVerb(piece) && !/^(?:hi|hello|hey|well|ok|okay|so|yes|yeah|no|oh|btw|also|actually|honestly|anyway)$/i.test(piece)) continue;
-    if (piece) clauses.push({ text: piece, inheritsSubject: inherits });
+    if (piece) clauses.push({ text: piece, inheritsSubject: inherits, subordinate });
     start = match.index + match[0].length;
     inherits = !newSubject && continuation;
+    subordinate = /^(?:when|since|before|after|until|while|as)$/.test(connector);
   }
   const tail = sentence.slice(start).trim();
-  if (tail) clauses.push({ text: tail, inheritsSubject: inherits });
+  if (tail) clauses.push({ text: tail, inheritsSubject: inherits, subordinate });
   return clauses;
 }

@@ -82,7 +82,7 @@ export const labelledStatements: LabelledStatement[] = [
   st('I enjoy reading science fiction.', u('likes', 'reading science fiction')),
   st("I'm really into board games.", u('likes', 'board games')),
   st("I don't like coffee anymore.", u('dislikes', 'coffee')),
-  st('I used to love skiing.', u('likes', 'skiing', { tense: 'past' })),
+  st('I used to love skiing.', u('likes', 'skiing', { negated: true })),
   st('I support Arsenal.', u('supports', 'Arsenal')),
   st('Star Wars is my favorite movie.', u('favorite_movie', 'Star Wars')),
   st('My favorite band is Radiohead.', u('favorite_music', 'Radiohead')),
