@@ -273,7 +273,7 @@ function firstHit(vp: VerbPhrase, tokens: Token[]): PredicateHit | undefined {
       for (const old of extractObjects(match.fromText, { objectClass: surface.objectClass ?? 'any', predicate, multi: false })) extras.push({ predicate, object: old, negated: true });
     }
     if (predicate === 'job_title' && surface.fixedObject === 'retired') extras.push({ predicate: 'works_at', object: ANY_OBJECT, negated: true });
-    if (predicate === 'job_title' && surface.phrase === 'work as') {
+    if (predicate === 'job_title' && / as$/.test(surface.phrase)) {
       const tail = /\s(?:at|for|with)\s+(.+)$/i.exec(match.objectText);
       const employer = tail && extractObjects(tail[1], { objectClass: 'organization', predicate: 'works_at', multi: false })[0];
       if (employer) extras.push({ predicate: 'works_at', object: employer });

@@ -269,7 +269,7 @@ export function isClubPhrase(phrase: string): boolean {
 }
 
 /** Amounts of money: "60k", "$85,000", "4000 euros", "3,500 a month". */
-export const MONEY = /(?:[$€£]\s?\d[\d,.]*\s?(?:k|m|million|thousand|grand)?|\d[\d,.]*\s?(?:k|m|million|thousand|grand)\b|\d[\d,.]*\s?(?:euros?|dollars?|pounds?|usd|eur|gbp|chf|francs?|bucks|yen|kr|sek|nok|dkk|pln|inr|rupees?|aud|cad)\b|\d{3,}(?:[,.]\d{3})*)/i;
+export const MONEY = /(?:[$€£]\s?\d[\d,.]*\s?(?:k|m|million|thousand|grand)?|\d[\d,.]*\s?(?:k|m|million|thousand|grand)\b|\d[\d,.]*\s?(?:euros?|dollars?|pounds?|usd|eur|gbp|chf|francs?|bucks|yen|kr|sek|nok|dkk|pln|inr|rupees?|aud|cad)\b|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{3,}(?:[,.]\d{3})*)/i;
 
 export function isMoneyPhrase(phrase: string): boolean {
   return MONEY.test(phrase);

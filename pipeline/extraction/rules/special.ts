@@ -78,7 +78,7 @@ const ATTRIBUTES: AttributeRule[] = [
   { pattern: /^(?:goal|dream|plan|ambition|big goal|new year'?s resolution|resolution)$/, predicate: 'wants_to', objectClass: 'any', value: (v) => v.replace(/^to\s+/i, '') },
   { pattern: /^(?:major|field of study|degree)$/, predicate: 'studies', objectClass: 'any', value: (v) => v.replace(/^(?:a\s+degree\s+)?in\s+/i, '') },
   { pattern: /^(?:home|address|place)$/, predicate: 'lives_in', objectClass: 'place', value: (v) => v.replace(/^(?:now\s+)?in\s+/i, '') },
-  { pattern: /^(?:car)$/, predicate: 'drives', objectClass: 'any' },
+
   { pattern: /^(?:diet)$/, predicate: 'diet', objectClass: 'any' },
 ];
 
@@ -161,6 +161,16 @@ function possessiveAttribute(text: string, referenceTime: Date): FactDraft[] | u
       if (calledLower) return [draft(USER, rel.predicate, calledLower[1], raw, tense, rel.negated)];
       return undefined;
     }
+  }
+
+  // "my phone is a Pixel 8", "our family car is a 2012 Honda": the possession as named; a vehicle is also what the subject drives.
+  const possession = /^(?:(?:family|new|old|current|work|company|main|daily|only|first)\s+)*(car|van|truck|motorbike|motorcycle|bike|scooter|phone|laptop|computer|tablet|watch|camera|guitar|piano|console|tv|e-reader|kindle|boat)$/.exec(attribute);
+  if (possession) {
+    const named = value.replace(/^(?:a|an|the)\s+/i, '').replace(/^(?:(?:beat-up|battered|old|new|used|second-hand|trusty|little|tiny|big|shiny|red|blue|black|white|silver|grey|gray|green)\s+)+/i, '');
+    const thing = objects(named, 'any', 'owns', false)[0];
+    if (!thing || /^(?:not|so|very|really|too|broken|dead|dying|great|old|new|fine|ok|okay)\b/i.test(thing)) return [];
+    const vehicle = /^(?:car|van|truck|motorbike|motorcycle)$/.test(possession[1]);
+    return [draft(subject, 'owns', thing, raw, tense), ...(vehicle ? [draft(subject, 'drives', thing, raw, tense)] : [])];
   }
 
   for (const rule of ATTRIBUTES) {
