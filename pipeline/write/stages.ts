@@ -277,7 +277,9 @@ export async function placeFact(deps: Pick<PipelineDeps, 'store' | 'rules' | 'ju
   }
 
   const invalidate = decision.kind === 'insert' ? decision.invalidate : [];
-  const closedAt = decision.kind === 'insert_closed' ? decision.closedAt : decision.kind === 'insert' ? (decision.closedAt ?? null) : null;
+  const decidedEnd = decision.kind === 'insert_closed' ? decision.closedAt : decision.kind === 'insert' ? (decision.closedAt ?? null) : null;
+  // Never valid before it starts: an end before the start closes the fact at its start.
+  const closedAt = decidedEnd !== null && Date.parse(decidedEnd) < Date.parse(p.fact.validFrom) ? p.fact.validFrom : decidedEnd;
   const closedBy = decision.kind === 'insert_closed' ? 'superseded_before_recorded' : decision.kind === 'insert' && closedAt ? (decision.closedBy ?? 'superseded_before_recorded') : null;
   const record: FactRecord = {
     id: p.factId,

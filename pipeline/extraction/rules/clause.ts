@@ -197,6 +197,8 @@ function resolveTiming(predicate: string, tenseFromVerb: Tense, mentions: DateMe
   if (tense === 'current' && validTo && validTo.getTime() < referenceTime.getTime()) tense = 'past';
   if (tense !== 'past') validTo = null;
   if (tense === 'past' && !start && !point) validFrom = null;
+  // "I worked at IBM until 2020": the start is unknown, so the fact is dated at its end rather than after it.
+  if (tense === 'past' && !validFrom && validTo && validTo.getTime() < referenceTime.getTime()) validFrom = validTo;
   return { tense, validFrom: validFrom ?? null, validTo: validTo ?? null };
 }
 
@@ -368,7 +370,7 @@ export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis
     const forward = tense === 'planned' || FUTURE_ORIENTED.has(hit.predicate) || upcomingVisit;
     if (forward) mentions = findDates(text, ctx.referenceTime, true);
     // A completed change cannot be dated ahead: "started on Monday" is the last Monday, "moved in March" the last March.
-    if (!forward && (vp.time === 'past' || vp.time === 'perfect' || vp.time === 'past_perfect')) mentions = mentions.map((m) => ({ ...m, date: notAfter(m.date, ctx.referenceTime) }));
+    if (!forward && (vp.time === 'past' || vp.time === 'perfect' || vp.time === 'past_perfect')) mentions = mentions.map((m) => (m.role === 'point' ? { ...m, date: notAfter(m.date, ctx.referenceTime) } : m));
     for (const item of [{ predicate: hit.predicate, object: '', negated: undefined as boolean | undefined }, ...(hit.extras ?? [])]) {
       const objects = item.object ? [item.object] : hit.objects;
       let predicate = item.predicate;
@@ -381,7 +383,11 @@ export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis
       // "I used to love horror films", "used to smoke": a habit or taste that has ended is denied now.
       if (vp.time === 'used_to' && !itemNegated && HABITS.has(predicate)) itemNegated = true;
       const timing = resolveTiming(predicate, tense, mentions, ctx.referenceTime, neverClause && !noLonger);
-      if (timing.tense === 'planned' && itemNegated) continue;
+      // "I'm not moving to Leeds after all" calls a plan off now; a dated or open-ended future ending cannot be stored.
+      if (timing.tense === 'planned' && itemNegated) {
+        if (timing.validFrom || objects.includes(ANY_OBJECT)) continue;
+        timing.tense = 'current';
+      }
       if (timing.tense === 'planned' && strongHedge) continue;
       const itemConfidence = timing.tense === 'planned' && !timing.validFrom ? confidence * 0.8 : confidence;
       for (const subject of parsed!.subjects) {

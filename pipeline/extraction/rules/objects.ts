@@ -291,7 +291,7 @@ export function extractObjects(raw: string, request: ObjectRequest): string[] {
 
 /** Words that end a noun phrase in chat: degree adverbs, ages, manner, companions, a finite verb starting a new clause. */
 const GENERIC_TAIL =
-  /\s+(?:at\s+(?:all|\d+|the\s+moment)|finally|fluently|properly|religiously|obsessively|non-?stop|for\s+(?:years|ages|\d+|a\s+(?:while|bit|living)|the\s+\w+|my\s+\w+|our\s+\w+)|since\s+.*|every\s+\w+|each\s+\w+|from\s+(?:youtube|home|scratch|work)|(?:is|are|was|were|makes|made|gets|keeps|feels|seems|looks)\s|in\s+(?:19|20)\d{2}|(?:last|next|this)\s+(?:week|month|year|spring|summer|autumn|fall|winter|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday|term|semester))\b.*$/i;
+  /\s+(?:after\s+all|at\s+(?:all|\d+|the\s+moment)|finally|fluently|properly|religiously|obsessively|non-?stop|for\s+(?:years|ages|\d+|a\s+(?:while|bit|living)|the\s+\w+|my\s+\w+|our\s+\w+)|since\s+.*|every\s+\w+|each\s+\w+|from\s+(?:youtube|home|scratch|work)|(?:is|are|was|were|makes|made|gets|keeps|feels|seems|looks)\s|in\s+(?:19|20)\d{2}|(?:last|next|this)\s+(?:week|month|year|spring|summer|autumn|fall|winter|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday|term|semester))\b.*$/i;
 /** Classes whose objects are names or things: a gerund after the first word starts a new phrase ("Tokyo teaching English"). */
 const NAME_LIKE = new Set<ObjectClass>(['place', 'organization', 'company', 'person', 'ownable', 'pet', 'medication', 'condition', 'school', 'club', 'language']);
 
