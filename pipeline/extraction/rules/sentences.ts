@@ -68,12 +68,12 @@ export function splitClauses(
     // "Julia and I got married", "Me and my husband live ...": a compound subject, not two clauses.
     // "Tom, my brother, lives ...": an appositive, not a clause.
     if ((connector === 'and' || isBareComma) && piece.length <= 60 && piece.split(/\s+/).length <= 4 && !containsVerb(piece) && !/^(?:hi|hello|hey|well|ok|okay|so|yes|yeah|no|oh|btw|also|actually|honestly|anyway)$/i.test(piece)) continue;
-    if (piece) clauses.push({ text: piece, inheritsSubject: inherits, subordinate });
+    if (piece) clauses.push({ text: piece, inheritsSubject: inherits, ...(subordinate ? { subordinate } : {}) });
     start = match.index + match[0].length;
     inherits = !newSubject && continuation;
     subordinate = /^(?:when|since|before|after|until|while|as)$/.test(connector);
   }
   const tail = sentence.slice(start).trim();
-  if (tail) clauses.push({ text: tail, inheritsSubject: inherits, subordinate });
+  if (tail) clauses.push({ text: tail, inheritsSubject: inherits, ...(subordinate ? { subordinate } : {}) });
   return clauses;
 }

@@ -11,9 +11,10 @@ import { loadCorpus, type CorpusPart } from './corpus.js';
 export const TARGETS = { precision: 0.95, recall: 0.85, scenarioAccuracy: 1 } as const;
 
 export const QUALITY_FLOORS: Record<CorpusPart, { precision: number; recall: number; scenarioAccuracy: number }> = {
-  dev: { precision: 0.6, recall: 0.15, scenarioAccuracy: 0.1 },
-  // Set by whoever measures the never-tuned test part.
-  test: { precision: 0.6, recall: 0.15, scenarioAccuracy: 0.1 },
+  // Measured 2024-11-24 on the dev part (1,422 statements, 93 scenarios): precision 0.649, recall 0.173, 28/93 scenarios.
+  dev: { precision: 0.62, recall: 0.16, scenarioAccuracy: 0.28 },
+  // Placeholders below the dev figures; whoever measures the never-tuned test part sets these.
+  test: { precision: 0.55, recall: 0.12, scenarioAccuracy: 0.2 },
 };
 
 /** The part the gate applies to: test when present, else dev. */
