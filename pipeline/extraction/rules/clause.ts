@@ -195,6 +195,8 @@ function resolveTiming(predicate: string, tenseFromVerb: Tense, mentions: DateMe
   if (FUTURE_ORIENTED.has(predicate) && tense === 'current' && (!validFrom || validFrom.getTime() >= referenceTime.getTime() - 86_400_000)) tense = 'planned';
   if (tense === 'current' && validFrom && validFrom.getTime() > referenceTime.getTime() + 86_400_000) tense = 'planned';
   if (tense === 'current' && validTo && validTo.getTime() < referenceTime.getTime()) tense = 'past';
+  // "I lived in Rome in 2015": it held at least through the period named.
+  if (tense === 'past' && !validTo && !start && point?.periodEnd && point.periodEnd.getTime() <= referenceTime.getTime()) validTo = point.periodEnd;
   if (tense !== 'past') validTo = null;
   if (tense === 'past' && !start && !point) validFrom = null;
   // "I worked at IBM until 2020": the start is unknown, so the fact is dated at its end rather than after it.

@@ -17,6 +17,8 @@ export interface DateMention {
   date: Date;
   /** End of a stated range ("from 2015 to 2018"). */
   until?: Date;
+  /** End of the period a point names: "in 2015" ends 2016-01-01, "in March 2021" ends 2021-04-01. */
+  periodEnd?: Date;
 }
 
 const START_WORDS = /(?:since|from|starting(?: in| on| from)?|as of|beginning(?: in| of)?|effective)\s+$/i;
@@ -94,7 +96,7 @@ export function findDates(clause: string, referenceTime: Date, forward: boolean)
       else date = thisOne;
     }
     const wide = widenToPreposition(clause, start);
-    mentions.push({ start: wide, end: m.index! + m[0].length, text: clause.slice(wide, m.index! + m[0].length), role: roleFromContext(clause.slice(0, start)), date });
+    mentions.push({ start: wide, end: m.index! + m[0].length, text: clause.slice(wide, m.index! + m[0].length), role: roleFromContext(clause.slice(0, start)), date, periodEnd: new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 3, 1)) });
   }
 
   const parsed = chrono.parse(clause, { instant: referenceTime, timezone: 'UTC' }, { forwardDate: forward });
@@ -114,7 +116,12 @@ export function findDates(clause: string, referenceTime: Date, forward: boolean)
     const before = clause.slice(0, result.index);
     const date = result.start.isCertain('hour') ? result.start.date() : startOfDayUTC(result.start.date());
     const until = result.end ? startOfDayUTC(result.end.date()) : undefined;
-    mentions.push({ start, end, text: clause.slice(start, end), role: until ? 'start' : roleFromContext(before), date, until });
+    const periodEnd = result.start.isCertain('day') || result.start.isCertain('weekday')
+      ? undefined
+      : result.start.isCertain('month')
+        ? new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1))
+        : new Date(Date.UTC(date.getUTCFullYear() + 1, 0, 1));
+    mentions.push({ start, end, text: clause.slice(start, end), role: until ? 'start' : roleFromContext(before), date, until, periodEnd });
   }
 
   const yearRe = /\b((?:19|20)\d{2})\b/g;
@@ -125,7 +132,7 @@ export function findDates(clause: string, referenceTime: Date, forward: boolean)
     // Only years introduced by a temporal word: "in 2019", "since 2019", "until 2020", "2019," at the start.
     if (!/(?:in|since|from|until|till|til|by|around|circa|before|after|through|of|back in|to|year|summer|winter|spring|fall|autumn)\s+$/i.test(before) && before.trim() !== '') continue;
     const start = widenToPreposition(clause, m.index!);
-    mentions.push({ start, end, text: clause.slice(start, end), role: roleFromContext(before), date: new Date(Date.UTC(Number(m[1]), 0, 1)) });
+    mentions.push({ start, end, text: clause.slice(start, end), role: roleFromContext(before), date: new Date(Date.UTC(Number(m[1]), 0, 1)), periodEnd: new Date(Date.UTC(Number(m[1]) + 1, 0, 1)) });
   }
 
   return mentions.sort((a, b) => a.start - b.start);

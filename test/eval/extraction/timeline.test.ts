@@ -53,6 +53,10 @@ describe('timeline rules', () => {
     const facts = await run(['2024-02-01T09:00:00Z', 'I live in Oslo.'], ['2024-02-02T09:00:00Z', 'In 2015 I lived in Rome.']);
     expect(objectsAt(facts, 'lives_in', '2015-06-01T00:00:00Z')).toEqual(['Rome']);
     expect(objectsAt(facts, 'lives_in', '2024-02-02T09:00:00Z')).toEqual(['Oslo']);
+    // On its own, a past statement holds through the period it names.
+    const alone = await run(['2024-02-02T09:00:00Z', 'In 2015 I lived in Rome.']);
+    expect(objectsAt(alone, 'lives_in', '2015-06-01T00:00:00Z')).toEqual(['Rome']);
+    expect(objectsAt(alone, 'lives_in', '2016-06-01T00:00:00Z')).toEqual([]);
   });
 
   it('the judge gets the same cases: a plan that has not started is rescheduled, a later one ends the new fact', () => {
