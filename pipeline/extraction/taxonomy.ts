@@ -201,7 +201,7 @@ const HEALTH = family('health', [
 ]);
 
 const FINANCIAL = family('financial', [
-  { name: 'salary', cardinality: 'single', objectKind: 'literal', description: 'salary or income', surfaces: [state('earn', 'money'), state('make', 'money'), state('get paid', 'money'), state('be paid', 'money'), onset('get a raise to', 'money')] },
+  { name: 'salary', cardinality: 'single', objectKind: 'literal', description: 'salary or income', surfaces: [state('earn', 'money'), state('make', 'money'), state('be on', 'money'), onset('get a pay rise to', 'money'), onset('get a raise of', 'money'), state('get paid', 'money'), state('be paid', 'money'), onset('get a raise to', 'money')] },
   { name: 'banks_with', cardinality: 'multi', objectKind: 'organization', description: 'bank the subject uses', surfaces: [state('bank with'), state('have an account at'), state('have an account with')] },
   { name: 'has_loan', cardinality: 'multi', objectKind: 'thing', description: 'loans and debts (mortgage, student loan)', surfaces: [state('have', 'loan'), onset('take out', 'loan'), state('be paying off', 'loan'), end('pay off', 'loan')] },
   { name: 'invests_in', cardinality: 'multi', objectKind: 'thing', description: 'investments', surfaces: [state('invest in'), state('hold', 'ownable')] },

@@ -1,7 +1,7 @@
 import type { Tense } from '../../types.js';
 import { findDates } from './dates.js';
 import type { FactDraft } from './draft.js';
-import { EX_RELATIONS, GROUP_RELATIONS, LANGUAGES, RELATIONS, petKind } from './lexicon.js';
+import { CONDITION_ADJECTIVES, EX_RELATIONS, GROUP_RELATIONS, LANGUAGES, RELATIONS, petKind } from './lexicon.js';
 import { extractObjects, dietOf } from './objects.js';
 import { USER, type SubjectRef } from './subjects.js';
 import type { ObjectClass } from '../taxonomy.js';
@@ -246,6 +246,25 @@ export function matchSpecialPatterns(text: string, referenceTime: Date): FactDra
     const kind = petKind(petLoss[1]);
     if (kind) return [draft(USER, 'has_pet', kind, 'died', 'current', true)];
   }
+
+  // Injuries: "tore my ACL", "I fractured my foot on the 2nd" -> torn ACL, fractured foot.
+  const injury = /^(?:I\s+)?(?:just\s+|recently\s+)?(tore|broke|fractured|sprained|twisted|pulled|dislocated|ruptured|injured|hurt|damaged|bruised|cracked)\s+(?:my|a)\s+((?:left\s+|right\s+|lower\s+)?[a-z]+)\b/i.exec(t);
+  if (injury) {
+    const participle: Record<string, string> = { tore: 'torn', broke: 'broken', injured: 'injured', hurt: 'hurt', damaged: 'damaged' };
+    const verb = injury[1].toLowerCase();
+    const part = injury[2].replace(/^(?:left|right|lower)\s+/i, '');
+    if (!/^(?:heart|phone|screen|laptop|car|glasses|record|promise|news|bank|back)$/i.test(part) || /^back$/i.test(part)) {
+      return [draft(USER, 'has_condition', `${participle[verb] ?? verb} ${part}`, verb)];
+    }
+  }
+  // A condition named by its adjective at the start of a chat message: "epileptic, on lamotrigine".
+  const conditionAdjective = /^((?:lactose|gluten)[ -]intolerant|[a-z]+)\b(?=\s*(?:,|so\b|and\b|$))/i.exec(t);
+  if (conditionAdjective && CONDITION_ADJECTIVES[conditionAdjective[1].toLowerCase()]) {
+    return [draft(USER, 'has_condition', CONDITION_ADJECTIVES[conditionAdjective[1].toLowerCase()], conditionAdjective[1])];
+  }
+  // "31 today": an age announced on a birthday.
+  const birthdayAge = /^(\d{1,3})\s+today\b/i.exec(t);
+  if (birthdayAge && Number(birthdayAge[1]) > 0 && Number(birthdayAge[1]) < 120) return [draft(USER, 'age', birthdayAge[1], 'today')];
 
   const haveRelation = /^I\s+(?:have|have got|got|also have)\s+(.+)$/i.exec(t);
   const relatives = haveRelation ? relativesNamed(haveRelation[1]) : undefined;
