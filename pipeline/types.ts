@@ -101,6 +101,13 @@ export interface CandidateFact {
   validFrom: Date;
   /** Write sequence: a monotonically increasing number per workspace, breaking valid_from ties. */
   seq: number;
+  /**
+   * False when validFrom is only the time the fact was recorded (the text gave no date).
+   * Absent means stated. A later statement about the present outranks an earlier undated one.
+   */
+  validFromStated?: boolean;
+  /** Set when the fact already has a (future) end, e.g. a current home that a planned move will end. */
+  invalidAt?: Date | null;
 }
 
 /** The fact being committed, as stage 2 sees it. */
@@ -118,13 +125,26 @@ export interface IncomingFact {
   tense?: Tense;
   /** From ExtractedFact.validTo: where a past fact ends. (Addition by the extraction module.) */
   validTo?: Date | null;
+  /** False when the text gave no date and validFrom is the reference time. Absent means stated. */
+  validFromStated?: boolean;
+  /** When the statement was made (the write's reference time); absent means validFrom. */
+  referenceTime?: Date;
 }
 
 export type ContradictionDecision =
   /** Same predicate and same normalised object as a live fact: confirm it, store nothing new. */
   | { kind: 'confirm'; factId: string }
-  /** Store the new fact live; invalidate these live facts (empty when none conflict). */
-  | { kind: 'insert'; invalidate: string[] }
+  /**
+   * Store the new fact; invalidate these live facts (empty when none conflict). Each ends where the new
+   * fact starts (or where its own validFrom is, if later). With `closedAt` the new fact already has an
+   * end: a conflicting fact (`closedBy`) starts later, e.g. a planned move.
+   */
+  | { kind: 'insert'; invalidate: string[]; closedAt?: Date; closedBy?: string }
+  /**
+   * The statement moves or replaces plans that have not started (a rescheduled wedding, a move that came
+   * early): cancel them (and restore what they would have ended), then judge the fact again.
+   */
+  | { kind: 'reschedule'; cancel: string[] }
   /** Store the new fact already closed at `closedAt` (it is older than a conflicting live fact). */
   | { kind: 'insert_closed'; closedAt: Date }
   /** A negation with nothing to store: invalidate these live facts only. */

@@ -143,6 +143,8 @@ export interface FactRecord {
   tense: Tense;
   confidence: number;
   validFrom: string;
+  /** False when the text gave no date: validFrom is then only when the fact was recorded. */
+  validFromStated: boolean;
   invalidAt: string | null;
   /** Fact id that superseded this one, or a reason such as `memory_deleted`; null while live. */
   invalidatedBy: string | null;
@@ -194,10 +196,15 @@ export interface FactRepository {
   get(workspaceId: string, id: string): Promise<FactRecord | null>;
   /** Ordered by valid_from desc, then seq desc, then id. `total` is -1 when `countTotal` is false (hot read paths skip the count). */
   query(filter: FactFilter, page: Page, options?: { countTotal?: boolean }): Promise<Paged<FactRecord>>;
-  /** Live facts in one user scope with this subject and any of these predicates. */
-  findLive(scope: UserScope, subjectKey: string, predicates: string[]): Promise<FactRecord[]>;
-  /** Sets invalid_at on those still live. Returns how many changed. */
+  /**
+   * Live facts in one user scope with this subject and any of these predicates. With `openAt`, also
+   * facts whose (future) end is after that instant, e.g. a current home a planned move will end.
+   */
+  findLive(scope: UserScope, subjectKey: string, predicates: string[], openAt?: string): Promise<FactRecord[]>;
+  /** Ends facts at `at`: those still live, and those set to end later than `at`. Returns how many changed. */
   invalidate(workspaceId: string, ids: string[], at: string, by: string): Promise<number>;
+  /** Reopens the facts ended by `by` (a cancelled plan): invalid_at and invalidated_by back to null. Returns their ids. */
+  reopen(workspaceId: string, by: string): Promise<string[]>;
   /** Adds a confirmation token (idempotent) and bumps last_confirmed_at; links the confirming memory version. */
   confirm(workspaceId: string, id: string, token: string, source: MemoryVersionRef | null, at: string): Promise<FactRecord | null>;
   /** Live facts extracted from (or confirmed by) one version of a memory. */

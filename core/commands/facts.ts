@@ -62,6 +62,7 @@ export async function writeFact(svc: Services, principal: Principal, input: Fact
         negated: false,
         tense: input.tense,
         validFrom: input.valid_from ?? at,
+        validFromStated: input.valid_from != null,
         validTo: null,
         confidence: input.confidence,
       },

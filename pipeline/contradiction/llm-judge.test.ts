@@ -28,10 +28,10 @@ describe('LLM contradiction judge', () => {
     await expect(judge.decide(munich, [berlin])).resolves.toEqual({ kind: 'insert', invalidate: ['f1'] });
     const body = stub!.requests[0].body;
     expect(body.model).toBe('judge-model');
-    expect(body.response_format.json_schema.schema.properties.decision.enum).toEqual(['confirm', 'insert', 'insert_closed', 'retract']);
+    expect(body.response_format.json_schema.schema.properties.decision.enum).toEqual(['confirm', 'insert', 'insert_closed', 'retract', 'reschedule']);
     const payload = JSON.parse(body.messages[1].content);
     expect(payload.incoming).toMatchObject({ object: 'Munich', singleValued: true });
-    expect(payload.live).toEqual([{ id: 'f1', subject: 'user', predicate: 'lives_in', object: 'Berlin', validFrom: '2024-01-01T00:00:00.000Z', seq: 1 }]);
+    expect(payload.live).toEqual([{ id: 'f1', subject: 'user', predicate: 'lives_in', object: 'Berlin', validFrom: '2024-01-01T00:00:00.000Z', seq: 1, invalidAt: null }]);
   });
 
   it('maps confirm, retract and insert_closed', async () => {

@@ -12,7 +12,7 @@ import { isSingleValued, oppositeOf } from '../extraction/taxonomy.js';
  */
 
 const replySchema = z.object({
-  decision: z.enum(['confirm', 'insert', 'insert_closed', 'retract']),
+  decision: z.enum(['confirm', 'insert', 'insert_closed', 'retract', 'reschedule']),
   factId: z.string().nullable(),
   invalidate: z.array(z.string()),
   closedAt: z.string().nullable(),
@@ -25,10 +25,10 @@ export function judgeJsonSchema(): Record<string, unknown> {
     additionalProperties: false,
     required: ['decision', 'factId', 'invalidate', 'closedAt', 'reason'],
     properties: {
-      decision: { type: 'string', enum: ['confirm', 'insert', 'insert_closed', 'retract'] },
+      decision: { type: 'string', enum: ['confirm', 'insert', 'insert_closed', 'retract', 'reschedule'] },
       factId: { type: ['string', 'null'], description: 'for confirm: the id of the live fact that the new fact restates' },
-      invalidate: { type: 'array', items: { type: 'string' }, description: 'ids of live facts the new fact ends (insert, retract)' },
-      closedAt: { type: ['string', 'null'], description: 'for insert_closed: ISO time at which the new, older fact stopped being true' },
+      invalidate: { type: 'array', items: { type: 'string' }, description: 'ids of live facts the new fact ends (insert, retract), or plans it cancels (reschedule)' },
+      closedAt: { type: ['string', 'null'], description: 'for insert_closed: ISO time at which the new, older fact stopped being true; for insert: optional end where a later live fact (a plan) starts' },
       reason: { type: 'string' },
     },
   };
@@ -41,6 +41,8 @@ export const JUDGE_SYSTEM_PROMPT = [
   '- insert_closed (closedAt): the new fact contradicts a live fact whose validFrom is later, so it is already history; closedAt = that later validFrom.',
   '- retract (invalidate): the new fact is a denial (negated=true); list the live facts it denies; nothing new is stored.',
   '- A past-tense fact never invalidates a different live value; store it closed (insert_closed at its validTo or validFrom) or, if it ends a live copy of the same value, retract that copy.',
+  '- Timeline: a fact is valid from validFrom until invalidAt. validFromStated=false means validFrom is only when the fact was recorded, so a later statement (referenceTime after it) about the present outranks it. A live fact that starts later than the new one (a plan) is not invalidated: insert with closedAt = its validFrom instead.',
+  '- reschedule (invalidate = plan ids): the new fact restates a plan that has not started (validFrom after the new referenceTime) with another date, or says it is happening now; those plans are cancelled and the fact is judged again.',
 ].join('\n');
 
 export interface LlmContradictionJudgeOptions {
@@ -58,8 +60,8 @@ export class LlmContradictionJudge implements ContradictionJudge {
       return { kind: 'insert', invalidate: [] };
     }
     const payload = {
-      incoming: { ...incoming, validFrom: incoming.validFrom.toISOString(), validTo: incoming.validTo?.toISOString() ?? null, singleValued: isSingleValued(incoming.predicate), opposite: oppositeOf(incoming.predicate) ?? null },
-      live: candidates.map((c) => ({ ...c, validFrom: c.validFrom.toISOString() })),
+      incoming: { ...incoming, validFrom: incoming.validFrom.toISOString(), validTo: incoming.validTo?.toISOString() ?? null, referenceTime: incoming.referenceTime?.toISOString() ?? null, singleValued: isSingleValued(incoming.predicate), opposite: oppositeOf(incoming.predicate) ?? null },
+      live: candidates.map((c) => ({ ...c, validFrom: c.validFrom.toISOString(), invalidAt: c.invalidAt?.toISOString() ?? null })),
     };
     const reply = await completeJson(this.options.client, {
       model: this.options.model,
@@ -84,8 +86,12 @@ export function toDecision(reply: unknown, candidates: CandidateFact[]): Contrad
     case 'confirm':
       if (!d.factId) throw new LlmOutputError('confirm without factId');
       return { kind: 'confirm', factId: d.factId };
-    case 'insert':
-      return { kind: 'insert', invalidate: d.invalidate };
+    case 'insert': {
+      const closedAt = d.closedAt ? new Date(d.closedAt) : null;
+      return closedAt && !Number.isNaN(closedAt.getTime()) ? { kind: 'insert', invalidate: d.invalidate, closedAt } : { kind: 'insert', invalidate: d.invalidate };
+    }
+    case 'reschedule':
+      return { kind: 'reschedule', cancel: d.invalidate };
     case 'retract':
       return { kind: 'retract', invalidate: d.invalidate };
     case 'insert_closed': {

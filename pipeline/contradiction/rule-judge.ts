@@ -5,16 +5,24 @@ import { normalizeObject, subjectKey } from '../extraction/normalize.js';
 /**
  * Deterministic contradiction rules (stage 2). Pure: same input, same decision.
  *
+ * Facts live on a timeline: a fact is valid from `validFrom` until its `invalidAt`.
+ * A single-valued predicate has at most one valid value at any instant.
+ *
  * Order of the rules:
- *  1. negated fact       -> retract the live facts it denies (same predicate and object,
- *                           or any object for ANY_OBJECT) that are not newer than it;
- *  2. past-tense fact    -> never invalidates another value; if it ends a live copy of the
- *                           same value, retract that copy, else store it closed at its end;
- *  3. same normalised object as a live fact -> confirm the oldest such fact;
- *  4. conflicts: a single-valued predicate with another object, or the opposite predicate
- *     with the same object. If any conflicting fact is newer (validFrom, then seq), the
- *     incoming fact is history: insert_closed at the earliest newer one's validFrom.
- *     Otherwise insert and invalidate every conflicting fact.
+ *  1. negated fact -> retract the facts it denies (same predicate and object, or any object for
+ *     ANY_OBJECT) that started before it; a denied plan that has not started is cancelled the same way;
+ *  2. past-tense fact -> never ends another value; if it ends a live copy of the same value, retract
+ *     that copy, else store it closed at its stated end (or where the next value starts);
+ *  3. same object as a plan that has not started, restated with another date (or as happening now)
+ *     -> reschedule: cancel the plan, then judge again;
+ *  4. same normalised object as a live fact -> confirm the oldest such fact;
+ *  5. conflicts: a single-valued predicate with another object, or the opposite predicate with the
+ *     same object. Conflicts that precede the new fact end where it starts; if one follows it (a later
+ *     stated date, e.g. a planned move), the new fact ends where that one starts.
+ *
+ * "Precedes" is validFrom order, then write sequence, except that a fact whose validFrom was not
+ * stated (it is only the time it was recorded) precedes any later statement about the present:
+ * "I live in Berlin" then, a week later, "I moved to Munich last month" makes Munich current.
  */
 export class RuleContradictionJudge implements ContradictionJudge {
   async decide(incoming: IncomingFact, candidates: CandidateFact[]): Promise<ContradictionDecision> {
@@ -28,41 +36,83 @@ export function compareSupersedeOrder(a: { validFrom: Date; seq: number }, b: { 
   return byTime !== 0 ? byTime : a.seq - b.seq;
 }
 
+const recordedAt = (f: IncomingFact) => (f.referenceTime ?? f.validFrom).getTime();
+
+/** True when the live fact `c` comes before the incoming fact on the timeline. */
+export function precedes(c: CandidateFact, incoming: IncomingFact): boolean {
+  // An undated fact's validFrom is when it was recorded; a later statement about the present outranks it.
+  if (c.validFromStated === false && incoming.tense !== 'past' && recordedAt(incoming) > c.validFrom.getTime()) return true;
+  // Ties (same date, same message) go to the later statement: "she works at Fiat ... she just switched to Ferrari".
+  return compareSupersedeOrder(c, incoming) <= 0;
+}
+
+/** A plan that has not started when the incoming statement was made. */
+const notStarted = (c: CandidateFact, incoming: IncomingFact) => incoming.referenceTime !== undefined && c.validFrom.getTime() > incoming.referenceTime.getTime();
+
+const EVENT_PREDICATES = new Set(['attending', 'has_appointment', 'trip_to']);
+const tokens = (s: string) => new Set(normalizeObject(s).replace(/\b(s)\b/g, ' ').split(' ').filter((w) => w && !['appointment', 'the', 'my', 'a'].includes(w)));
+
+/** Same object; events also match when one name's words contain the other's ("Ana's wedding", "cousin Ana's wedding"). */
+export function sameObject(predicate: string, a: string, b: string): boolean {
+  const na = normalizeObject(a);
+  const nb = normalizeObject(b);
+  if (na === nb) return true;
+  if (!EVENT_PREDICATES.has(predicate)) return false;
+  const ta = tokens(a);
+  const tb = tokens(b);
+  if (ta.size === 0 || tb.size === 0) return false;
+  const [small, large] = ta.size <= tb.size ? [ta, tb] : [tb, ta];
+  return [...small].every((w) => large.has(w) || large.has(`${w}s`) || (w.endsWith('s') && large.has(w.slice(0, -1))));
+}
+
+const sameDay = (a: Date, b: Date) => a.toISOString().slice(0, 10) === b.toISOString().slice(0, 10);
+
 export function decideByRules(incoming: IncomingFact, candidates: CandidateFact[]): ContradictionDecision {
   const live = relevantCandidates(incoming, candidates);
   const object = normalizeObject(incoming.object);
   const samePredicate = live.filter((c) => c.predicate === incoming.predicate);
-  const sameObject = samePredicate.filter((c) => normalizeObject(c.object) === object);
+  const sameObj = samePredicate.filter((c) => sameObject(incoming.predicate, c.object, incoming.object));
 
   if (incoming.negated) {
-    const denied = object === ANY_OBJECT ? samePredicate : sameObject;
-    return { kind: 'retract', invalidate: ids(denied.filter((c) => compareSupersedeOrder(c, incoming) <= 0)) };
-  }
-
-  if (incoming.tense === 'past') {
-    const endedAt = incoming.validTo ?? incoming.validFrom;
-    const endedCopies = sameObject.filter((c) => c.validFrom.getTime() <= endedAt.getTime());
-    if (endedCopies.length > 0) return { kind: 'retract', invalidate: ids(endedCopies) };
-    return { kind: 'insert_closed', closedAt: endedAt };
-  }
-
-  if (sameObject.length > 0) {
-    const oldest = [...sameObject].sort(compareSupersedeOrder)[0];
-    return { kind: 'confirm', factId: oldest.id };
+    const denied = object === ANY_OBJECT ? samePredicate : sameObj;
+    return { kind: 'retract', invalidate: ids(denied.filter((c) => precedes(c, incoming) || compareSupersedeOrder(c, incoming) <= 0 || notStarted(c, incoming))) };
   }
 
   const opposite = oppositeOf(incoming.predicate);
   const conflicts = live.filter(
     (c) =>
-      (c.predicate === incoming.predicate && isSingleValued(incoming.predicate)) ||
+      (c.predicate === incoming.predicate && isSingleValued(incoming.predicate) && !sameObject(incoming.predicate, c.object, incoming.object)) ||
       (opposite !== undefined && c.predicate === opposite && normalizeObject(c.object) === object),
   );
-  const newer = conflicts.filter((c) => compareSupersedeOrder(c, incoming) > 0);
-  if (newer.length > 0) {
-    const closedAt = new Date(Math.min(...newer.map((c) => c.validFrom.getTime())));
-    return { kind: 'insert_closed', closedAt };
+
+  if (incoming.tense === 'past') {
+    const endedAt = incoming.validTo ?? incoming.validFrom;
+    const endedCopies = sameObj.filter((c) => c.validFrom.getTime() <= endedAt.getTime());
+    if (endedCopies.length > 0) return { kind: 'retract', invalidate: ids(endedCopies) };
+    if (incoming.validTo) return { kind: 'insert_closed', closedAt: incoming.validTo };
+    // No stated end: it lasted until the next value started, if that is known.
+    const next = conflicts.filter((c) => c.validFrom.getTime() > incoming.validFrom.getTime()).map((c) => c.validFrom.getTime());
+    return { kind: 'insert_closed', closedAt: next.length > 0 ? new Date(Math.min(...next)) : incoming.validFrom };
   }
-  return { kind: 'insert', invalidate: ids(conflicts) };
+
+  const stated = incoming.validFromStated !== false;
+  const moved = sameObj.filter((c) => notStarted(c, incoming) && (stated ? !sameDay(c.validFrom, incoming.validFrom) : incoming.tense !== 'planned'));
+  if (moved.length > 0) return { kind: 'reschedule', cancel: ids(moved) };
+
+  if (sameObj.length > 0) {
+    const oldest = [...sameObj].sort(compareSupersedeOrder)[0];
+    return { kind: 'confirm', factId: oldest.id };
+  }
+
+  const before = conflicts.filter((c) => precedes(c, incoming));
+  const after = conflicts.filter((c) => !precedes(c, incoming)).sort(compareSupersedeOrder);
+  if (after.length > 0) {
+    const first = after[0];
+    // Entirely before a later value, with nothing earlier to end: history recorded late.
+    if (before.length === 0 && !notStarted(first, incoming)) return { kind: 'insert_closed', closedAt: first.validFrom };
+    return { kind: 'insert', invalidate: ids(before), closedAt: first.validFrom, closedBy: first.id };
+  }
+  return { kind: 'insert', invalidate: ids(before) };
 }
 
 /** Stage 1 should already filter; re-checking keeps the judge safe against a looser query. */

@@ -104,6 +104,8 @@ export async function extractFactsStage(deps: PipelineDeps, ref: WriteRef): Prom
     ...f,
     validFrom: (f.validFrom ?? referenceTime).toISOString(),
     validTo: f.validTo ? f.validTo.toISOString() : null,
+    validFromStated: f.validFrom !== null,
+    referenceTime: referenceTime.toISOString(),
   }));
   return { skipped: false, facts };
 }
@@ -111,18 +113,24 @@ export async function extractFactsStage(deps: PipelineDeps, ref: WriteRef): Prom
 // ---------------------------------------------------------------- stage 2: contradiction candidates
 
 function toCandidate(f: FactRecord): CandidateDraft {
-  return { id: f.id, subject: f.subject, predicate: f.predicate, object: f.object, validFrom: f.validFrom, seq: f.seq };
+  return { id: f.id, subject: f.subject, predicate: f.predicate, object: f.object, validFrom: f.validFrom, seq: f.seq, validFromStated: f.validFromStated, invalidAt: f.invalidAt };
 }
 
-/** Live facts in the same user scope with the same subject and the predicate or an opposite. */
+/** A cancelled plan is stored closed at its own start: valid at no instant. */
+const neverValid = (f: FactRecord) => f.invalidAt !== null && Date.parse(f.invalidAt) <= Date.parse(f.validFrom);
+
+/**
+ * Facts in the same user scope with the same subject and the predicate or an opposite that are still
+ * open where the new fact starts: live ones, and ones a later fact (a plan) will end after that instant.
+ */
 export async function findCandidates(
   deps: Pick<PipelineDeps, 'store' | 'rules'>,
   scope: UserScope,
-  fact: Pick<FactDraft, 'subject' | 'predicate'>,
+  fact: Pick<FactDraft, 'subject' | 'predicate' | 'validFrom'>,
   exclude: ReadonlySet<string> = new Set(),
 ): Promise<CandidateDraft[]> {
-  const live = await deps.store.facts.findLive(scope, deps.rules.subjectKey(fact.subject), deps.rules.candidatePredicates(fact.predicate));
-  return live.filter((f) => !exclude.has(f.id)).map(toCandidate);
+  const live = await deps.store.facts.findLive(scope, deps.rules.subjectKey(fact.subject), deps.rules.candidatePredicates(fact.predicate), fact.validFrom);
+  return live.filter((f) => !exclude.has(f.id) && !neverValid(f)).map(toCandidate);
 }
 
 export async function contradictionStage1(deps: PipelineDeps, ref: WriteRef, input: FactsOutput): Promise<Stage1Output> {
@@ -136,10 +144,18 @@ export async function contradictionStage1(deps: PipelineDeps, ref: WriteRef, inp
 
 // ---------------------------------------------------------------- stage 3: contradiction decision
 
-const toCandidateFact = (c: CandidateDraft): CandidateFact => ({ ...c, validFrom: new Date(c.validFrom) });
+const toCandidateFact = (c: CandidateDraft): CandidateFact => ({
+  ...c,
+  validFrom: new Date(c.validFrom),
+  invalidAt: c.invalidAt ? new Date(c.invalidAt) : null,
+});
 
-const toDraft = (d: ContradictionDecision): DecisionDraft =>
-  d.kind === 'insert_closed' ? { kind: 'insert_closed', closedAt: d.closedAt.toISOString() } : d;
+const toDraft = (d: ContradictionDecision): DecisionDraft => {
+  if (d.kind === 'insert_closed') return { kind: 'insert_closed', closedAt: d.closedAt.toISOString() };
+  if (d.kind === 'insert' && d.closedAt) return { kind: 'insert', invalidate: d.invalidate, closedAt: d.closedAt.toISOString(), ...(d.closedBy ? { closedBy: d.closedBy } : {}) };
+  if (d.kind === 'insert') return { kind: 'insert', invalidate: d.invalidate };
+  return d;
+};
 
 export async function decide(judge: ContradictionJudge, fact: FactDraft, seq: number, candidates: CandidateDraft[]): Promise<DecisionDraft> {
   if (candidates.length === 0 && !fact.negated && fact.tense !== 'past') return { kind: 'insert', invalidate: [] };
@@ -153,6 +169,8 @@ export async function decide(judge: ContradictionJudge, fact: FactDraft, seq: nu
       seq,
       tense: fact.tense,
       validTo: fact.validTo ? new Date(fact.validTo) : null,
+      validFromStated: fact.validFromStated !== false,
+      referenceTime: new Date(fact.referenceTime ?? fact.validFrom),
     },
     candidates.map(toCandidateFact),
   );
@@ -221,31 +239,48 @@ export type PlacementResult =
 export async function placeFact(deps: Pick<PipelineDeps, 'store' | 'rules' | 'judge'>, p: FactPlacement): Promise<PlacementResult> {
   const { store } = deps;
   const ws = p.memory.workspaceId;
+  // A superseded fact ends where the new one starts, or where a past statement says it ended.
+  const endsAt = p.fact.validTo ?? p.fact.validFrom;
   const existing = await store.facts.get(ws, p.factId);
   if (existing) {
     // A retry after a crash between insert and invalidation: finish the invalidation (conditional, so idempotent).
-    await invalidateFacts(store, ws, existing.invalidated, p.fact.validTo ?? p.fact.validFrom, p.factId);
+    await invalidateFacts(store, ws, existing.invalidated, endsAt, p.factId);
     return { kind: 'inserted', fact: existing, invalidated: existing.invalidated };
   }
 
   const scope = scopeOf(p.memory);
-  const candidates = await findCandidates(deps, scope, p.fact, new Set([p.factId]));
-  const decision =
-    p.planned && sameIds(p.planned.candidates, candidates) ? p.planned.decision : await decide(deps.judge, p.fact, p.seq, candidates);
+  let planned = p.planned;
+  let decision: DecisionDraft;
+  for (let round = 0; ; round++) {
+    const candidates = await findCandidates(deps, scope, p.fact, new Set([p.factId]));
+    decision = planned && sameIds(planned.candidates, candidates) ? planned.decision : await decide(deps.judge, p.fact, p.seq, candidates);
+    if (decision.kind !== 'reschedule' || round >= 3) break;
+    // Moved or replaced plans: cancel them (valid at no instant), restore what they would have ended, judge again.
+    await cancelPlans(store, ws, decision.cancel, p.factId);
+    planned = undefined;
+  }
 
   if (decision.kind === 'confirm') {
     const source = p.memory.id ? { memoryId: p.memory.id, version: p.sourceVersion } : null;
     const confirmed = await store.facts.confirm(ws, decision.factId, p.token, source, p.at);
     if (confirmed) return { kind: 'confirmed', fact: confirmed };
   }
-  // A superseded fact ends where the new one starts, or where a past statement says it ended.
-  const endsAt = p.fact.validTo ?? p.fact.validFrom;
-  if (decision.kind === 'retract') {
-    await invalidateFacts(store, ws, decision.invalidate, endsAt, p.factId);
-    return { kind: 'retracted', invalidated: decision.invalidate };
+  if (decision.kind === 'retract' || decision.kind === 'reschedule') {
+    const ids = decision.kind === 'retract' ? decision.invalidate : [];
+    // A denied plan that has not started ("the trip is off") is cancelled; other denied facts end at endsAt.
+    const reference = Date.parse(p.fact.referenceTime ?? p.fact.validFrom);
+    const targets = (await store.facts.query({ workspaceId: ws, ids, includeInvalidated: true }, { limit: Math.max(1, ids.length), offset: 0 })).items;
+    const plans = targets.filter((f) => Date.parse(f.validFrom) > reference).map((f) => f.id);
+    await cancelPlans(store, ws, plans, p.factId);
+    await invalidateFacts(store, ws, ids.filter((id) => !plans.includes(id)), endsAt, p.factId);
+    return { kind: 'retracted', invalidated: ids };
   }
 
   const invalidate = decision.kind === 'insert' ? decision.invalidate : [];
+  const decidedEnd = decision.kind === 'insert_closed' ? decision.closedAt : decision.kind === 'insert' ? (decision.closedAt ?? null) : null;
+  // Never valid before it starts: an end before the start closes the fact at its start.
+  const closedAt = decidedEnd !== null && Date.parse(decidedEnd) < Date.parse(p.fact.validFrom) ? p.fact.validFrom : decidedEnd;
+  const closedBy = decision.kind === 'insert_closed' ? 'superseded_before_recorded' : decision.kind === 'insert' && closedAt ? (decision.closedBy ?? 'superseded_before_recorded') : null;
   const record: FactRecord = {
     id: p.factId,
     workspaceId: ws,
@@ -264,8 +299,9 @@ export async function placeFact(deps: Pick<PipelineDeps, 'store' | 'rules' | 'ju
     tense: p.fact.tense,
     confidence: p.fact.confidence,
     validFrom: p.fact.validFrom,
-    invalidAt: decision.kind === 'insert_closed' ? decision.closedAt : null,
-    invalidatedBy: decision.kind === 'insert_closed' ? 'superseded_before_recorded' : null,
+    validFromStated: p.fact.validFromStated !== false,
+    invalidAt: closedAt,
+    invalidatedBy: closedBy,
     invalidated: invalidate,
     confirmations: [p.token],
     lastConfirmedAt: p.at,
@@ -281,19 +317,33 @@ export async function placeFact(deps: Pick<PipelineDeps, 'store' | 'rules' | 'ju
   return { kind: 'inserted', fact: record, invalidated: invalidate };
 }
 
-/** Invalidates live facts and records `fact_invalidated` on each one's source memory. */
+/** Cancels plans that have not started: each is closed at its own start and what it would have ended is reopened. */
+async function cancelPlans(store: Store, workspaceId: string, ids: string[], by: string): Promise<void> {
+  if (ids.length === 0) return;
+  await invalidateFacts(store, workspaceId, ids, new Date(0).toISOString(), by);
+  for (const id of ids) await store.facts.reopen(workspaceId, id);
+}
+
+/**
+ * Ends facts at `at` (never before a fact's own valid_from, so no fact is valid before it starts) and
+ * records `fact_invalidated` on each one's source memory. A fact set to end later is ended earlier.
+ */
 export async function invalidateFacts(store: Store, workspaceId: string, ids: string[], at: string, by: string): Promise<number> {
   if (ids.length === 0) return 0;
-  const before = (await store.facts.query({ workspaceId, ids }, { limit: ids.length, offset: 0 })).items;
-  const changed = await store.facts.invalidate(workspaceId, ids, at, by);
+  const before = (await store.facts.query({ workspaceId, ids, includeInvalidated: true }, { limit: ids.length, offset: 0 })).items;
+  const endOf = (f: FactRecord) => (Date.parse(f.validFrom) > Date.parse(at) ? f.validFrom : at);
+  const groups = new Map<string, string[]>();
+  for (const f of before) groups.set(endOf(f), [...(groups.get(endOf(f)) ?? []), f.id]);
+  let changed = 0;
+  for (const [end, group] of groups) changed += await store.facts.invalidate(workspaceId, group, end, by);
   const events: HistoryEventRecord[] = before
-    .filter((f) => f.sourceMemoryId)
+    .filter((f) => f.sourceMemoryId && (f.invalidAt === null || Date.parse(f.invalidAt) > Date.parse(endOf(f))))
     .map((f) => ({
       id: derivedId('evt', 'invalidated', f.id),
       workspaceId,
       memoryId: f.sourceMemoryId!,
       event: 'fact_invalidated',
-      at,
+      at: endOf(f),
       factId: f.id,
       fact: factText(f),
     }));

@@ -18,6 +18,10 @@ export type FactDraft = Omit<ExtractedFact, 'validFrom' | 'validTo'> & {
   validFrom: string;
   /** Stated end of a past relation ("until 2020"), else null. */
   validTo: string | null;
+  /** False when the text gave no date (validFrom is the reference time). Absent means stated. */
+  validFromStated?: boolean;
+  /** When the statement was made (the write's reference time). Absent means validFrom. */
+  referenceTime?: string;
 };
 
 export interface CandidateDraft {
@@ -27,10 +31,13 @@ export interface CandidateDraft {
   object: string;
   validFrom: string;
   seq: number;
+  validFromStated?: boolean;
+  invalidAt?: string | null;
 }
 
 export type DecisionDraft =
-  | Exclude<ContradictionDecision, { kind: 'insert_closed' }>
+  | Exclude<ContradictionDecision, { kind: 'insert_closed' } | { kind: 'insert' }>
+  | { kind: 'insert'; invalidate: string[]; closedAt?: string; closedBy?: string }
   | { kind: 'insert_closed'; closedAt: string };
 
 export type EmbedOutput = Skipped | { skipped: false; embedderId: string; vector: number[] };

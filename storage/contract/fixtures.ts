@@ -55,6 +55,7 @@ export function fact(workspaceId: string, overrides: Partial<FactRecord> = {}): 
     tense: 'current',
     confidence: 0.9,
     validFrom: at(0),
+    validFromStated: true,
     invalidAt: null,
     invalidatedBy: null,
     invalidated: [],

@@ -572,6 +572,30 @@ export function describeStoreContract(
         expect(await store.facts.invalidate(ws, [], at(6), 'x')).toBe(0);
       });
 
+      it('keeps validFromStated; a future end can be moved earlier, never later; reopen restores what a cancelled plan ended', async () => {
+        const ws = newWorkspaceId();
+        const home = fact(ws, { predicate: 'lives_in', object: 'Berlin', objectKey: 'berlin', validFromStated: false });
+        const other = fact(ws, { predicate: 'lives_in', object: 'Rome', objectKey: 'rome', invalidAt: at(2), invalidatedBy: 'fct_x' });
+        for (const f of [home, other]) await store.facts.insert(f);
+        expect((await store.facts.get(ws, home.id))?.validFromStated).toBe(false);
+
+        // A planned move ends the current home in the future: still a candidate for facts before that.
+        expect(await store.facts.invalidate(ws, [home.id], at(50), 'fct_plan')).toBe(1);
+        const find = (openAt?: string) => store.facts.findLive({ workspaceId: ws, agentId: null, userId: null }, 'user', ['lives_in'], openAt).then(ids);
+        expect(await find()).toEqual([]);
+        expect(await find(at(10))).toEqual([home.id]);
+        expect(await find(at(50))).toEqual([]);
+        expect(await store.facts.invalidate(ws, [home.id], at(60), 'fct_later')).toBe(0);
+        expect(await store.facts.invalidate(ws, [home.id], at(40), 'fct_plan')).toBe(1);
+        expect((await store.facts.get(ws, home.id))?.invalidAt).toBe(at(40));
+
+        expect(await store.facts.reopen(ws, 'fct_plan')).toEqual([home.id]);
+        expect(await store.facts.get(ws, home.id)).toEqual(home);
+        expect(await store.facts.reopen(ws, 'fct_plan')).toEqual([]);
+        expect(await store.facts.reopen(newWorkspaceId(), 'fct_x')).toEqual([]);
+        expect((await store.facts.get(ws, other.id))?.invalidatedBy).toBe('fct_x');
+      });
+
       it('findLive matches one exact user scope (null is a value), subject and any predicate; oldest first', async () => {
         const ws = newWorkspaceId();
         const mk = (o: Parameters<typeof fact>[1]) => fact(ws, { subjectKey: 'user', predicate: 'lives_in', ...o });

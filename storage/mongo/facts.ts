@@ -32,6 +32,7 @@ const toDoc = (f: FactRecord): FactDoc => ({
   tense: f.tense,
   confidence: f.confidence,
   validFrom: f.validFrom,
+  validFromStated: f.validFromStated !== false,
   invalidAt: f.invalidAt ?? null,
   invalidatedBy: f.invalidatedBy ?? null,
   invalidated: [...f.invalidated],
@@ -63,6 +64,7 @@ const toRecord = (d: FactDoc): FactRecord => ({
   tense: d.tense,
   confidence: d.confidence,
   validFrom: d.validFrom,
+  validFromStated: d.validFromStated !== false,
   invalidAt: d.invalidAt ?? null,
   invalidatedBy: d.invalidatedBy ?? null,
   invalidated: d.invalidated ?? [],
@@ -103,6 +105,7 @@ export const factIndexes: IndexDescription[] = [
   { key: { workspaceId: 1, subjectKey: 1 }, name: 'ws_subject' },
   { key: { workspaceId: 1, objectKey: 1 }, name: 'ws_object' },
   { key: { workspaceId: 1, sourceMemoryId: 1 }, name: 'ws_source' },
+  { key: { workspaceId: 1, invalidatedBy: 1 }, name: 'ws_invalidated_by' },
   { key: { workspaceId: 1, sourceRefs: 1 }, name: 'ws_source_refs' },
 ];
 
@@ -136,7 +139,7 @@ export class MongoFactRepository implements FactRepository {
     return { items: docs.map(toRecord), total };
   }
 
-  async findLive(scope: UserScope, subjectKey: string, predicates: string[]): Promise<FactRecord[]> {
+  async findLive(scope: UserScope, subjectKey: string, predicates: string[], openAt?: string): Promise<FactRecord[]> {
     if (predicates.length === 0) return [];
     const docs = await this.col
       .find({
@@ -145,7 +148,7 @@ export class MongoFactRepository implements FactRepository {
         agentId: scope.agentId ?? null,
         subjectKey,
         predicate: { $in: predicates },
-        invalidAt: null,
+        ...(openAt === undefined ? { invalidAt: null } : { $or: [{ invalidAt: null }, { invalidAt: { $gt: openAt } }] }),
       })
       .sort({ validFrom: 1, seq: 1, _id: 1 })
       .toArray();
@@ -155,10 +158,17 @@ export class MongoFactRepository implements FactRepository {
   async invalidate(workspaceId: string, ids: string[], at: string, by: string): Promise<number> {
     if (ids.length === 0) return 0;
     const result = await this.col.updateMany(
-      { workspaceId, _id: { $in: ids }, invalidAt: null },
+      { workspaceId, _id: { $in: ids }, $or: [{ invalidAt: null }, { invalidAt: { $gt: at } }] },
       { $set: { invalidAt: at, invalidatedBy: by } },
     );
     return result.modifiedCount;
+  }
+
+  async reopen(workspaceId: string, by: string): Promise<string[]> {
+    const docs = await this.col.find({ workspaceId, invalidatedBy: by }, { projection: { _id: 1 } }).toArray();
+    if (docs.length === 0) return [];
+    await this.col.updateMany({ workspaceId, invalidatedBy: by }, { $set: { invalidAt: null, invalidatedBy: null } });
+    return docs.map((d) => d._id).sort();
   }
 
   async confirm(workspaceId: string, id: string, token: string, source: MemoryVersionRef | null, at: string): Promise<FactRecord | null> {

@@ -22,6 +22,7 @@ interface FactRow {
   tense: FactRecord['tense'];
   confidence: number;
   valid_from: string;
+  valid_from_stated: number;
   invalid_at: string | null;
   invalidated_by: string | null;
   invalidated: string;
@@ -52,6 +53,7 @@ const toRecord = (r: FactRow): FactRecord => ({
   tense: r.tense,
   confidence: r.confidence,
   validFrom: r.valid_from,
+  validFromStated: r.valid_from_stated !== 0,
   invalidAt: r.invalid_at,
   invalidatedBy: r.invalidated_by,
   invalidated: parse(r.invalidated),
@@ -111,13 +113,13 @@ export class SqliteFactRepository implements FactRepository {
       .prepare(
         `INSERT OR IGNORE INTO facts (id, workspace_id, user_id, agent_id, run_id, subject, subject_key, subject_type, predicate,
           predicate_raw, family, object, object_key, object_is_literal, tense, confidence, valid_from, invalid_at, invalidated_by,
-          invalidated, confirmations, last_confirmed_at, source_memory_id, source_memory_ids, source_version, seq, created_at)
-         VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+          invalidated, confirmations, last_confirmed_at, source_memory_id, source_memory_ids, source_version, seq, created_at, valid_from_stated)
+         VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
       )
       .run(f.id, f.workspaceId, f.userId, f.agentId, f.runId, f.subject, f.subjectKey, f.subjectType, f.predicate, f.predicateRaw,
         f.family, f.object, f.objectKey, f.objectIsLiteral ? 1 : 0, f.tense, f.confidence, f.validFrom, f.invalidAt, f.invalidatedBy,
         json(f.invalidated), json(f.confirmations), f.lastConfirmedAt, f.sourceMemoryId, json(f.sourceMemoryIds), f.sourceVersion,
-        f.seq, f.createdAt);
+        f.seq, f.createdAt, f.validFromStated === false ? 0 : 1);
     return info.changes === 1;
   }
 
@@ -136,25 +138,39 @@ export class SqliteFactRepository implements FactRepository {
     return { items: rows.map(toRecord), total };
   }
 
-  async findLive(scope: UserScope, subjectKey: string, predicates: string[]): Promise<FactRecord[]> {
-    const w = new Where()
-      .eq('workspace_id', scope.workspaceId)
-      .eq('user_id', scope.userId)
-      .eq('agent_id', scope.agentId)
-      .eq('subject_key', subjectKey)
-      .in('predicate', predicates)
-      .raw('invalid_at IS NULL');
-    // Sorted here rather than in SQL: an ORDER BY tempts the planner into walking every fact of the user in
-    // date order, while the few live candidates come straight from facts_live_candidates.
-    const rows = this.db.prepare(`SELECT * FROM facts ${w.sql}`).all(...w.params) as FactRow[];
+  async findLive(scope: UserScope, subjectKey: string, predicates: string[], openAt?: string): Promise<FactRecord[]> {
+    const candidates = (live: boolean) =>
+      new Where()
+        .eq('workspace_id', scope.workspaceId)
+        .eq('user_id', scope.userId)
+        .eq('agent_id', scope.agentId)
+        .eq('subject_key', subjectKey)
+        .in('predicate', predicates)
+        .raw(live ? 'invalid_at IS NULL' : 'invalid_at > ?', ...(live ? [] : [openAt]));
+    // Live facts come straight from the partial index facts_live_candidates; facts whose end lies after
+    // `openAt` (a plan will end them) are few. Sorted here rather than in SQL: an ORDER BY tempts the
+    // planner into walking every fact of the user in date order.
+    const live = candidates(true);
+    const rows = this.db.prepare(`SELECT * FROM facts ${live.sql}`).all(...live.params) as FactRow[];
+    if (openAt !== undefined) {
+      const ending = candidates(false);
+      rows.push(...(this.db.prepare(`SELECT * FROM facts ${ending.sql}`).all(...ending.params) as FactRow[]));
+    }
     rows.sort((a, b) => (a.valid_from < b.valid_from ? -1 : a.valid_from > b.valid_from ? 1 : a.seq - b.seq));
     return rows.map(toRecord);
   }
 
   async invalidate(workspaceId: string, ids: string[], at: string, by: string): Promise<number> {
     if (ids.length === 0) return 0;
-    const w = new Where().eq('workspace_id', workspaceId).in('id', ids).raw('invalid_at IS NULL');
+    const w = new Where().eq('workspace_id', workspaceId).in('id', ids).raw('(invalid_at IS NULL OR invalid_at > ?)', at);
     return this.db.prepare(`UPDATE facts SET invalid_at = ?, invalidated_by = ? ${w.sql}`).run(at, by, ...w.params).changes;
+  }
+
+  async reopen(workspaceId: string, by: string): Promise<string[]> {
+    const rows = this.db
+      .prepare('UPDATE facts SET invalid_at = NULL, invalidated_by = NULL WHERE workspace_id = ? AND invalidated_by = ? RETURNING id')
+      .all(workspaceId, by) as { id: string }[];
+    return rows.map((r) => r.id).sort();
   }
 
   async confirm(workspaceId: string, id: string, token: string, source: MemoryVersionRef | null, at: string): Promise<FactRecord | null> {

@@ -85,6 +85,11 @@ const migrations: string[] = [
   INSERT INTO text_index (text_index, rank) VALUES ('secure-delete', 1);
   CREATE VIRTUAL TABLE text_index_terms USING fts5vocab(text_index, 'row');
   `,
+  // Whether a fact's valid_from was stated in the text (0: it is only the time it was recorded).
+  `
+  ALTER TABLE facts ADD COLUMN valid_from_stated INTEGER NOT NULL DEFAULT 1;
+  CREATE INDEX facts_ws_invalidated_by ON facts (workspace_id, invalidated_by);
+  `,
 ];
 
 /**

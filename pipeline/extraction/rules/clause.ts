@@ -5,6 +5,7 @@ import { findDates, removeMentions, type DateMention } from './dates.js';
 import type { FactDraft } from './draft.js';
 import { parseSmallNumber } from './lexicon.js';
 import { dietOf, extractObjects } from './objects.js';
+import { eventFacts } from './events.js';
 import { matchSpecialPatterns, relativesNamed } from './special.js';
 import { USER, parseSubject, type SubjectRef } from './subjects.js';
 import { parseVerbPhrase, tokenize, type Token, type VerbPhrase, type VerbTime } from './verb-phrase.js';
@@ -40,7 +41,7 @@ const FILLER_PHRASES = [
   'i forgot to mention that', 'i wanted to say', 'i wanted to mention', 'i wanted to tell you', 'i wanted to let you know', 'i wanted to let you know that',
   'let me tell you', 'let me tell you that', 'as you know', 'to be honest', 'tbh', 'fwiw', 'in fact', 'guess what', 'good news', 'bad news', 'sadly',
   'unfortunately', 'fortunately', 'luckily', 'surprisingly', 'funny enough', 'for context', 'for reference', 'context', 'about me', 'just to let you know',
-  'keep in mind', 'keep in mind that', 'please keep in mind that', 'just a heads up', 'heads up', 'um', 'uh', 'hmm', 'so yeah', 'oh and', 'also',
+  'keep in mind', 'keep in mind that', 'long story short', 'so basically', 'right so', 'big news', 'small update', 'life update', 'random but', 'random fact', 'fun fact:', 'please keep in mind that', 'just a heads up', 'heads up', 'um', 'uh', 'hmm', 'so yeah', 'oh and', 'also',
 ].sort((a, b) => b.length - a.length);
 const FILLERS = new RegExp(`^(?:${FILLER_PHRASES.map((p) => p.replace(/ /g, '\\s+')).join('|')})\\b[\\s,:!.-]*`, 'i');
 const HEDGE_WEAK = /^(?:i think|i believe|i'm pretty sure|i am pretty sure|pretty sure|i'm fairly sure|i am fairly sure|if i remember correctly|iirc|i reckon|i feel like)\b(?:\s+that)?[\s,]*/i;
@@ -51,6 +52,8 @@ const NO_LONGER = /\b(?:any ?more|no longer)\b/i;
 
 /** Predicates whose past-tense statement is still true now ("I visited Japan", "I was born in Rome"). */
 const PERMANENT = new Set(['born_in', 'visited', 'graduated_from', 'birth_year', 'birthday', 'is_from', 'divorced_from']);
+/** Tastes and habits: "used to" means they ended. */
+const HABITS = new Set(['likes', 'dislikes', 'hobby', 'plays', 'eats', 'drinks', 'habit', 'uses', 'prefers', 'takes_medication']);
 /** Predicates about upcoming things: present tense means planned. */
 const FUTURE_ORIENTED = new Set(['has_appointment', 'attending', 'trip_to']);
 /** Verbs that may start a sentence without "I" in chat ("Love sushi!"). */
@@ -110,9 +113,11 @@ interface SurfaceMatch {
   /** Tokens consumed after the main verb. */
   consumed: number;
   objectText: string;
+  /** "switched from A to B": the replaced value's words. */
+  fromText?: string;
 }
 
-const SKIPPABLE_BEFORE_PARTICLE = /^(?:back|over|away|out|here|there|permanently|finally|all|the|way|recently|just|abroad|home)$/;
+const SKIPPABLE_BEFORE_PARTICLE = /^(?:back|over|away|out|here|there|permanently|finally|all|the|way|recently|just|abroad|home|remotely|freelance|part-time|full-time|nights|days|shifts)$/;
 
 function matchSurfaces(vp: VerbPhrase, tokens: Token[]): SurfaceMatch[] {
   const following = tokens.slice(vp.mainIndex + 1);
@@ -127,6 +132,7 @@ function matchSurfaces(vp: VerbPhrase, tokens: Token[]): SurfaceMatch[] {
     for (const { words, entry } of SURFACES_BY_FIRST_WORD.get(lemma) ?? []) {
       let f = 0;
       let ok = true;
+      let fromText: string | undefined;
       for (let w = 1; w < words.length; w++) {
         const want = words[w];
         const matchesWord = (tok: Token | undefined) => !!tok && (tok.lower === want || (w === 1 && readVerb(tok.lower).some((r) => r.lemma === want && r.form !== 'base' && r.form !== 'third' && words.length > 2)));
@@ -135,10 +141,11 @@ function matchSurfaces(vp: VerbPhrase, tokens: Token[]): SurfaceMatch[] {
           continue;
         }
         // "moved back to", "moved from Berlin to Munich": skip a few words before a final particle.
-        if (w === words.length - 1 && ['to', 'in', 'into'].includes(want) && following[f] && (SKIPPABLE_BEFORE_PARTICLE.test(following[f].lower) || following[f].lower === 'from')) {
+        if (w === words.length - 1 && ['to', 'in', 'into', 'for', 'at'].includes(want) && following[f] && (SKIPPABLE_BEFORE_PARTICLE.test(following[f].lower) || following[f].lower === 'from')) {
           let k = f;
           while (k < following.length && k - f < 5 && following[k].lower !== want) k++;
           if (following[k]?.lower === want) {
+            if (following[f].lower === 'from') fromText = following.slice(f + 1, k).map((t) => t.raw).join(' ');
             f = k + 1;
             continue;
           }
@@ -147,7 +154,7 @@ function matchSurfaces(vp: VerbPhrase, tokens: Token[]): SurfaceMatch[] {
         break;
       }
       if (!ok) continue;
-      matches.push({ entry, consumed: f, objectText: following.slice(f).map((t) => t.raw).join(' ') });
+      matches.push({ entry, consumed: f, objectText: following.slice(f).map((t) => t.raw).join(' '), fromText });
     }
   }
   return matches;
@@ -188,9 +195,21 @@ function resolveTiming(predicate: string, tenseFromVerb: Tense, mentions: DateMe
   if (FUTURE_ORIENTED.has(predicate) && tense === 'current' && (!validFrom || validFrom.getTime() >= referenceTime.getTime() - 86_400_000)) tense = 'planned';
   if (tense === 'current' && validFrom && validFrom.getTime() > referenceTime.getTime() + 86_400_000) tense = 'planned';
   if (tense === 'current' && validTo && validTo.getTime() < referenceTime.getTime()) tense = 'past';
+  // "I lived in Rome in 2015": it held at least through the period named.
+  if (tense === 'past' && !validTo && !start && point?.periodEnd && point.periodEnd.getTime() <= referenceTime.getTime()) validTo = point.periodEnd;
   if (tense !== 'past') validTo = null;
   if (tense === 'past' && !start && !point) validFrom = null;
+  // "I worked at IBM until 2020": the start is unknown, so the fact is dated at its end rather than after it.
+  if (tense === 'past' && !validFrom && validTo && validTo.getTime() < referenceTime.getTime()) validFrom = validTo;
   return { tense, validFrom: validFrom ?? null, validTo: validTo ?? null };
+}
+
+function notAfter(date: Date, referenceTime: Date): Date {
+  const ahead = date.getTime() - referenceTime.getTime();
+  if (ahead <= 86_400_000) return date;
+  if (ahead <= 7 * 86_400_000) return new Date(date.getTime() - 7 * 86_400_000);
+  if (ahead <= 366 * 86_400_000) return new Date(Date.UTC(date.getUTCFullYear() - 1, date.getUTCMonth(), date.getUTCDate()));
+  return date;
 }
 
 function stripFillers(text: string): string {
@@ -212,7 +231,7 @@ function objectsFor(match: SurfaceMatch, multi: boolean): string[] {
   const { surface, predicate } = match.entry;
   if (surface.fixedObject) return [surface.fixedObject];
   if (predicate === 'age') {
-    const n = parseSmallNumber(match.objectText.replace(/\s*(?:years?(?: old)?|yrs?)\b.*$/i, '').trim());
+    const n = parseSmallNumber(match.objectText.replace(/\s*(?:years?(?: old)?|yrs?)\b.*$/i, '').trim().split(/\s+/)[0] ?? '');
     return n !== undefined && n > 0 && n < 120 ? [String(n)] : [];
   }
   if (predicate === 'weight') {
@@ -233,7 +252,7 @@ interface PredicateHit {
   aspect: SurfaceAspect;
   raw: string;
   /** Extra facts found in the object tail, e.g. the employer in "work as a nurse at X". */
-  extras: { predicate: string; object: string }[];
+  extras: { predicate: string; object: string; negated?: boolean }[];
   /** The clause's negation does not apply ("I don't like my job at X" still works at X). */
   keepsPolarity?: boolean;
 }
@@ -253,7 +272,12 @@ function firstHit(vp: VerbPhrase, tokens: Token[]): PredicateHit | undefined {
     if (objects.length === 0) continue;
     const raw = tokens.slice(0, vp.mainIndex + 1 + match.consumed).map((t) => t.raw).join(' ');
     const extras: PredicateHit['extras'] = [];
-    if (predicate === 'job_title' && surface.phrase === 'work as') {
+    // "switched from sertraline to citalopram": the old value ends (single-valued predicates end it anyway).
+    if (match.fromText && !isSingleValued(predicate) && surface.aspect === 'onset') {
+      for (const old of extractObjects(match.fromText, { objectClass: surface.objectClass ?? 'any', predicate, multi: false })) extras.push({ predicate, object: old, negated: true });
+    }
+    if (predicate === 'job_title' && surface.fixedObject === 'retired') extras.push({ predicate: 'works_at', object: ANY_OBJECT, negated: true });
+    if (predicate === 'job_title' && / as$/.test(surface.phrase)) {
       const tail = /\s(?:at|for|with)\s+(.+)$/i.exec(match.objectText);
       const employer = tail && extractObjects(tail[1], { objectClass: 'organization', predicate: 'works_at', multi: false })[0];
       if (employer) extras.push({ predicate: 'works_at', object: employer });
@@ -295,7 +319,7 @@ export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis
   text = stripFillers(text);
   if (!text || NON_FACTUAL.test(text) || /\?\s*$/.test(text)) return emptyAnalysis(ctx);
 
-  const special = matchSpecialPatterns(text, ctx.referenceTime);
+  const special = matchSpecialPatterns(text, ctx.referenceTime) ?? eventFacts(text, ctx.referenceTime);
   if (special) {
     return { drafts: special.map((d) => ({ ...d, confidence: d.confidence * hedge })), lastPerson: ctx.lastPerson };
   }
@@ -336,7 +360,7 @@ export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis
   let confidence = 0.9 * hedge * (vp.hedged ? 0.6 : 1);
   const strongHedge = vp.hedged || hedge < 0.6;
 
-  const emit = (hit: { predicate: string; objects: string[]; raw: string; extras?: { predicate: string; object: string }[]; keepsPolarity?: boolean }, aspect: SurfaceAspect, extraNegation = false) => {
+  const emit = (hit: { predicate: string; objects: string[]; raw: string; extras?: { predicate: string; object: string; negated?: boolean }[]; keepsPolarity?: boolean }, aspect: SurfaceAspect, extraNegation = false) => {
     let negated = !hit.keepsPolarity && (vp.negated || aspect === 'end' || vp.phase === 'stop' || extraNegation);
     if (vp.negated && aspect === 'end') negated = false; // "I didn't sell my car"
     if (vp.negated && vp.phase === 'stop') negated = false;
@@ -347,17 +371,25 @@ export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis
     const upcomingVisit = hit.predicate === 'visited' && (tense === 'planned' || (vp.time === 'progressive' && !negated));
     const forward = tense === 'planned' || FUTURE_ORIENTED.has(hit.predicate) || upcomingVisit;
     if (forward) mentions = findDates(text, ctx.referenceTime, true);
-    for (const item of [{ predicate: hit.predicate, object: '' }, ...(hit.extras ?? [])]) {
+    // A completed change cannot be dated ahead: "started on Monday" is the last Monday, "moved in March" the last March.
+    if (!forward && (vp.time === 'past' || vp.time === 'perfect' || vp.time === 'past_perfect')) mentions = mentions.map((m) => (m.role === 'point' ? { ...m, date: notAfter(m.date, ctx.referenceTime) } : m));
+    for (const item of [{ predicate: hit.predicate, object: '', negated: undefined as boolean | undefined }, ...(hit.extras ?? [])]) {
       const objects = item.object ? [item.object] : hit.objects;
       let predicate = item.predicate;
-      let itemNegated = negated;
+      let itemNegated = item.negated ?? negated;
       // "travel to", "go to", "visit" are trips when upcoming and visits when done.
       if (predicate === 'visited' && (tense === 'planned' || (vp.time === 'progressive' && !itemNegated))) predicate = 'trip_to';
       if (predicate === 'trip_to' && tense === 'past') predicate = 'visited';
       // "I don't like X (any more)" is a dislike; it also invalidates a live "likes X" as its opposite.
       if (predicate === 'likes' && itemNegated) { predicate = 'dislikes'; itemNegated = false; }
+      // "I used to love horror films", "used to smoke": a habit or taste that has ended is denied now.
+      if (vp.time === 'used_to' && !itemNegated && HABITS.has(predicate)) itemNegated = true;
       const timing = resolveTiming(predicate, tense, mentions, ctx.referenceTime, neverClause && !noLonger);
-      if (timing.tense === 'planned' && itemNegated) continue;
+      // "I'm not moving to Leeds after all" calls a plan off now; a dated or open-ended future ending cannot be stored.
+      if (timing.tense === 'planned' && itemNegated) {
+        if (timing.validFrom || objects.includes(ANY_OBJECT)) continue;
+        timing.tense = 'current';
+      }
       if (timing.tense === 'planned' && strongHedge) continue;
       const itemConfidence = timing.tense === 'planned' && !timing.validFrom ? confidence * 0.8 : confidence;
       for (const subject of parsed!.subjects) {

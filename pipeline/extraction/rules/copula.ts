@@ -45,7 +45,7 @@ function jobFacts(complement: string): CopulaFact[] {
     // "I am nurse" is rare; bare singular nouns are usually adjectives ("I am manager material").
     if (!/^(?:ceo|cto|cfo|coo|head|chef)$/i.test(title)) return [];
   }
-  const facts: CopulaFact[] = [{ predicate: 'job_title', object: title }];
+  const facts: CopulaFact[] = [{ predicate: 'job_title', object: title.replace(/^(?:(?:newly|fully)\s+)?(?:qualified|certified|registered|licensed|trained|chartered)\s+/i, '') }];
   const tail = EMPLOYER_TAIL.exec(body.slice(title.length));
   if (tail) {
     const student = STUDENT.test(title);
@@ -78,7 +78,8 @@ export function copulaFacts(complement: string, subjectIsUser: boolean): CopulaF
   if (/^(?:a\s+)?non-?smoker$/i.test(c)) return [{ predicate: 'habit', object: 'smoking', negated: true }];
   if (/^(?:a\s+)?(?:heavy |social |chain |regular )?smoker$/i.test(c)) return [{ predicate: 'habit', object: 'smoking' }];
   if (/^(?:unemployed|jobless|out of work|between jobs|looking for (?:a )?(?:new )?(?:job|work))$/i.test(c)) return [{ predicate: 'works_at', object: ANY_OBJECT, negated: true }];
-  if (/^retired$/i.test(c)) return [{ predicate: 'job_title', object: 'retired' }];
+  // Retiring ends the current employment too.
+  if (/^retired$/i.test(c)) return [{ predicate: 'job_title', object: 'retired' }, { predicate: 'works_at', object: ANY_OBJECT, negated: true }];
   if (/^(?:self-employed|self employed)$/i.test(c)) return [{ predicate: 'job_title', object: 'self-employed' }];
   if (/^single$/i.test(c)) return [{ predicate: 'partner', object: ANY_OBJECT, negated: true }];
 

@@ -17,6 +17,8 @@ export interface DateMention {
   date: Date;
   /** End of a stated range ("from 2015 to 2018"). */
   until?: Date;
+  /** End of the period a point names: "in 2015" ends 2016-01-01, "in March 2021" ends 2021-04-01. */
+  periodEnd?: Date;
 }
 
 const START_WORDS = /(?:since|from|starting(?: in| on| from)?|as of|beginning(?: in| of)?|effective)\s+$/i;
@@ -74,6 +76,29 @@ export function findDates(clause: string, referenceTime: Date, forward: boolean)
     mentions.push({ start, end: m.index! + m[0].length, text: m[0], role: 'start', date: new Date(Date.UTC(from, 0, 1)), until: new Date(Date.UTC(to, 0, 1)) });
   }
 
+  // Seasons, which chrono does not read: "next spring", "last summer", "in the autumn of 2023".
+  const seasonRe = /\b(?:(next|last|this|coming)\s+|(?:in\s+)?(?:the\s+)?(?:early\s+|late\s+)?)(spring|summer|autumn|fall|winter)\b(?:\s+(?:of\s+)?((?:19|20)\d{2}))?/gi;
+  for (const m of clause.matchAll(seasonRe)) {
+    if (!m[1] && !m[3] && !/^(?:in\s+)/i.test(m[0])) continue;
+    const start = m.index! + (m[0].length - m[0].trimStart().length);
+    if (overlaps(mentions, start, m.index! + m[0].length)) continue;
+    const month = { spring: 2, summer: 5, autumn: 8, fall: 8, winter: 11 }[m[2].toLowerCase() as 'spring'] as number;
+    const at = (year: number) => new Date(Date.UTC(year, month, 1));
+    const y = referenceTime.getUTCFullYear();
+    let date: Date;
+    if (m[3]) date = at(Number(m[3]));
+    else {
+      const which = (m[1] ?? (forward ? 'next' : 'this')).toLowerCase();
+      const thisOne = at(referenceTime.getUTCMonth() < 2 && month === 11 ? y - 1 : y);
+      const endOf = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 3, 1));
+      if (which === 'last') date = endOf(thisOne) <= referenceTime ? thisOne : at(thisOne.getUTCFullYear() - 1);
+      else if (which === 'next' || which === 'coming') date = thisOne > referenceTime ? thisOne : at(thisOne.getUTCFullYear() + 1);
+      else date = thisOne;
+    }
+    const wide = widenToPreposition(clause, start);
+    mentions.push({ start: wide, end: m.index! + m[0].length, text: clause.slice(wide, m.index! + m[0].length), role: roleFromContext(clause.slice(0, start)), date, periodEnd: new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 3, 1)) });
+  }
+
   const parsed = chrono.parse(clause, { instant: referenceTime, timezone: 'UTC' }, { forwardDate: forward });
   for (const result of parsed) {
     const text = result.text.trim();
@@ -91,7 +116,12 @@ export function findDates(clause: string, referenceTime: Date, forward: boolean)
     const before = clause.slice(0, result.index);
     const date = result.start.isCertain('hour') ? result.start.date() : startOfDayUTC(result.start.date());
     const until = result.end ? startOfDayUTC(result.end.date()) : undefined;
-    mentions.push({ start, end, text: clause.slice(start, end), role: until ? 'start' : roleFromContext(before), date, until });
+    const periodEnd = result.start.isCertain('day') || result.start.isCertain('weekday')
+      ? undefined
+      : result.start.isCertain('month')
+        ? new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1))
+        : new Date(Date.UTC(date.getUTCFullYear() + 1, 0, 1));
+    mentions.push({ start, end, text: clause.slice(start, end), role: until ? 'start' : roleFromContext(before), date, until, periodEnd });
   }
 
   const yearRe = /\b((?:19|20)\d{2})\b/g;
@@ -102,7 +132,7 @@ export function findDates(clause: string, referenceTime: Date, forward: boolean)
     // Only years introduced by a temporal word: "in 2019", "since 2019", "until 2020", "2019," at the start.
     if (!/(?:in|since|from|until|till|til|by|around|circa|before|after|through|of|back in|to|year|summer|winter|spring|fall|autumn)\s+$/i.test(before) && before.trim() !== '') continue;
     const start = widenToPreposition(clause, m.index!);
-    mentions.push({ start, end, text: clause.slice(start, end), role: roleFromContext(before), date: new Date(Date.UTC(Number(m[1]), 0, 1)) });
+    mentions.push({ start, end, text: clause.slice(start, end), role: roleFromContext(before), date: new Date(Date.UTC(Number(m[1]), 0, 1)), periodEnd: new Date(Date.UTC(Number(m[1]) + 1, 0, 1)) });
   }
 
   return mentions.sort((a, b) => a.start - b.start);
@@ -114,7 +144,7 @@ export function removeMentions(clause: string, mentions: DateMention[]): string 
   let cursor = 0;
   for (const m of [...mentions].sort((a, b) => a.start - b.start)) {
     if (m.start < cursor) continue;
-    out += `${clause.slice(cursor, m.start)} `;
+    out += `${clause.slice(cursor, m.start)}${/,\s*$/.test(clause.slice(m.start, m.end)) ? ', ' : ' '}`;
     cursor = m.end;
   }
   out += clause.slice(cursor);

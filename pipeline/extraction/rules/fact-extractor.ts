@@ -9,6 +9,7 @@ import { QUESTION_STARTERS, setPersonNameCheck } from './lexicon.js';
 import { stripMarkdown } from './markdown.js';
 import { splitClauses, splitSentences } from './sentences.js';
 import { leadingName, type SubjectRef } from './subjects.js';
+import { toFirstPerson } from './third-person.js';
 import { userText } from './transcript.js';
 
 /** Content beyond this many characters is ignored (the API caps content at 16,000). */
@@ -53,7 +54,7 @@ setPersonNameCheck((name) => {
 
 const startsWithNameAndVerb = (text: string) => leadingName(text, startsWithVerbPhrase) !== undefined;
 const containsVerb = (text: string) =>
-  text.split(/\s+/).some((word) => /^(?:am|is|are|was|were|have|has|had|do|does|did|will|would|can)$/i.test(word) || (/^[a-z]/.test(word) && readVerb(word.replace(/[^a-z]/g, '')).some((r) => r.form !== 'gerund')));
+  text.split(/\s+/).some((word) => /^(?:am|is|are|was|were|have|has|had|do|does|did|will|would|can)$/i.test(word) || readVerb(word.toLowerCase().replace(/[^a-z]/g, '')).some((r) => r.form !== 'gerund' && (/^[a-z]/.test(word) || r.form === 'past')));
 
 /**
  * Rule-based extraction, synchronous. Deterministic: the output depends only
@@ -68,11 +69,17 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
 
   for (const block of userText(content)) {
     const plain = expandContractions(stripMarkdown(block));
-    for (const sentence of splitSentences(plain)) {
-      if (isQuestionOrRequest(sentence)) continue;
+    for (const raw of splitSentences(plain)) {
+      if (isQuestionOrRequest(raw)) continue;
+      const sentence = toFirstPerson(raw)
+        // "The doctor switched me from A to B", "my GP put me on X": the change is the user's.
+        .replace(/^(?:the |my )?(?:doctor|doc|gp|consultant|psychiatrist|specialist|nurse|dentist|they|she|he|dr\.? [A-Z][a-z]+)\s+(switched|moved|changed|put|started|upped|increased|reduced|lowered|took)\s+me\s+(?=from|to|on|off)/i, (_m, verb: string) => (/^(?:put|started)$/i.test(verb) ? 'I started ' : /^took$/i.test(verb) ? 'I came ' : `I ${verb} `))
+        // "Before Arup I worked at Atkins": the leading phrase only dates the clause.
+        .replace(/^(?:[Bb]efore|[Aa]fter|[Uu]ntil)\s+[A-Z][\p{L}&'’-]*(?:\s+[A-Z][\p{L}&'’-]*)*,?\s+(?=I\b)/u, '');
       const clauses = splitClauses(sentence.replace(/[.!…]+$/, ''), startsWithTaxonomyVerb, startsWithNameAndVerb, containsVerb);
       let previousSubjects: SubjectRef[] | undefined;
       clauses.forEach((clause, index) => {
+        if (clause.subordinate) return;
         const analysis = analyzeClause(clause.text, {
           referenceTime: input.referenceTime,
           inherited: clause.inheritsSubject ? previousSubjects : undefined,

@@ -150,7 +150,24 @@ const JOB_NOUNS =
   'logistics manager|warehouse worker|factory worker|construction worker|builder|roofer|painter|decorator|nurse practitioner|care worker|support worker|customer service rep|call center agent|' +
   'bus driver|train driver|conductor|air traffic controller|mechanical engineer|civil engineer|electrical engineer|chemical engineer|frontend developer|backend developer|full-stack developer|full stack developer|' +
   'mobile developer|security engineer|site reliability engineer|sre|machine learning engineer|ml engineer|ai researcher|research scientist|product designer|content creator|podcaster|novelist|poet|screenwriter';
-export const JOB_NOUN_SET = set(JOB_NOUNS);
+/** Everyday and British job names, abbreviations and trades (the longer tail of occupations people name in chat). */
+const MORE_JOB_NOUNS =
+  'dev|swe|sde|pm|hca|porter|night porter|bin man|binman|dinner lady|lollipop lady|air hostess|steward|stewardess|cabin crew|shelf stacker|warehouse operative|' +
+  'delivery driver|postman|postwoman|mail carrier|paralegal|dental nurse|hygienist|dental hygienist|sonographer|radiographer|phlebotomist|pharmacy technician|healthcare assistant|' +
+  'childminder|au pair|labourer|laborer|bricklayer|plasterer|joiner|scaffolder|tiler|glazier|locksmith|handyman|caretaker|groundskeeper|sous chef|line cook|kitchen porter|' +
+  'server|concierge|doorman|bouncer|prison officer|probation officer|estate agent|letting agent|mortgage adviser|mortgage advisor|financial adviser|financial advisor|insurance broker|' +
+  'claims handler|call handler|customer service advisor|support engineer|solutions architect|business analyst|management consultant|marketer|marketing executive|account manager|' +
+  'account executive|sales manager|store manager|shop assistant|retail assistant|checkout operator|barman|barmaid|sommelier|brewer|fishmonger|veterinary nurse|vet nurse|dog walker|' +
+  'groomer|dog groomer|personal shopper|nail technician|tattoo artist|videographer|reporter|publisher|archivist|lab tech|uber driver|lorry driver|hgv driver|instructor|' +
+  'yoga teacher|driving instructor|occupational therapist|speech therapist|counsellor|counselor|youth worker|chaplain|vicar|game designer|ux researcher|tax adviser|councillor|' +
+  'marine|anaesthetist|anesthetist|dietitian|dietician|nutritionist|registrar|consultant surgeon|junior doctor|locum|sales assistant|team leader|team lead|tech lead|engineering manager|' +
+  'cto|head chef|pastry chef|carpenter|builder|electrician|software dev|backend dev|frontend dev|full stack dev|web dev|mobile dev|data engineer|devops|sre|qa|tester|cleaner|' +
+  'housekeeper|care assistant|teaching assistant|learning support assistant|ta|sen teacher|supply teacher|lecturer|researcher|research assistant|lab assistant|' +
+  'pilot|co-pilot|first officer|flight attendant|air steward|conductor|guard|train guard|signaller|dispatcher|paramedic|ambulance driver|firefighter|coastguard|lifeguard|' +
+  'footballer|basketball player|professional basketball player|athlete|boxer|jockey|golfer|referee|umpire|personal assistant|pa|executive assistant|office manager|' +
+  'project coordinator|coordinator|administrator|admin|receptionist|translator|copy editor|proofreader|illustrator|animator|artist|sculptor|potter|ceramicist|jeweller|jeweler|' +
+  'seamstress|tailor|cobbler|upholsterer|mechanic|technician|engineer|surveyor|architect|planner|town planner|urban planner|quantity surveyor|site manager|foreman|forewoman';
+export const JOB_NOUN_SET = new Set([...set(JOB_NOUNS), ...set(MORE_JOB_NOUNS)]);
 /** Nouns with a job-like suffix that are not jobs (or that other rules handle). */
 const NOT_JOBS = set(
   'fan|member|smoker|non-smoker|beginner|vegetarian|vegan|pescatarian|runner|winner|loser|lover|dreamer|believer|foodie|introvert|extrovert|ambivert|person|morning person|night owl|' +
@@ -183,12 +200,20 @@ export function isConditionPhrase(phrase: string): boolean {
   return words.some((_, i) => CONDITIONS.has(words.slice(i).join(' ')));
 }
 
+/**
+ * International nonproprietary drug names share stems by class (WHO INN stems): -pram/-oxetine/-aline
+ * (SSRIs), -olol (beta blockers), -pril/-sartan (blood pressure), -statin, -prazole, -cillin/-mycin/-cycline
+ * (antibiotics), -formin, -gliptin/-glutide, -azepam/-zolam, -triptan, -tidine, -lukast, -mab, -vir, -thyroxine.
+ */
+const DRUG_STEM = /^[a-z]{3,}(?:pram|oxetine|aline|afine|olol|pril|sartan|statin|prazole|cillin|mycin|cycline|floxacin|formin|gliptin|glutide|azepam|zolam|triptan|tidine|lukast|mab|vir|thyroxine|dronate|semide|thiazide|pine|tadine|codone|morphone|profen|oxacin|azole|ipine|idone|apine|etine|amine|barb|lamide)$/;
+
 export function isMedicationPhrase(phrase: string): boolean {
   const p = phrase.toLowerCase();
   if (MEDICATIONS.has(p)) return true;
   const words = p.split(' ');
   if (MEDICATION_HEADS.has(words[words.length - 1])) return true;
-  if (/\b\d+\s?(mg|mcg|ml|iu)\b/.test(p)) return true;
+  if (/\b\d+(?:\.\d+)?\s?(mg|mcg|µg|ml|iu|g)\b/.test(p)) return true;
+  if (words.length <= 3 && DRUG_STEM.test(words[0])) return true;
   return words.some((_, i) => MEDICATIONS.has(words.slice(i).join(' ')));
 }
 
@@ -244,7 +269,7 @@ export function isClubPhrase(phrase: string): boolean {
 }
 
 /** Amounts of money: "60k", "$85,000", "4000 euros", "3,500 a month". */
-export const MONEY = /(?:[$€£]\s?\d[\d,.]*\s?(?:k|m|million|thousand|grand)?|\d[\d,.]*\s?(?:k|m|million|thousand|grand)\b|\d[\d,.]*\s?(?:euros?|dollars?|pounds?|usd|eur|gbp|chf|francs?|bucks|yen|kr|sek|nok|dkk|pln|inr|rupees?|aud|cad)\b|\d{3,}(?:[,.]\d{3})*)/i;
+export const MONEY = /(?:[$€£]\s?\d[\d,.]*\s?(?:k|m|million|thousand|grand)?|\d[\d,.]*\s?(?:k|m|million|thousand|grand)\b|\d[\d,.]*\s?(?:euros?|dollars?|pounds?|usd|eur|gbp|chf|francs?|bucks|yen|kr|sek|nok|dkk|pln|inr|rupees?|aud|cad)\b|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{3,}(?:[,.]\d{3})*)/i;
 
 export function isMoneyPhrase(phrase: string): boolean {
   return MONEY.test(phrase);

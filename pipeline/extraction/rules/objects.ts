@@ -34,7 +34,7 @@ const HABITUAL_TAIL =
   /\s+(?:(?:every|each)\s+(?:single\s+)?(?:day|morning|evening|night|week|weekend|month|year|summer|winter|time|sunday|monday|tuesday|wednesday|thursday|friday|saturday)|on\s+(?:the\s+)?weekends?|on\s+(?:sundays|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays)|in\s+(?:my|our)\s+(?:free|spare)\s+time|a\s+lot|so\s+much|very\s+much|a\s+bunch|a\s+ton|like\s+crazy|daily|regularly|sometimes|often|occasionally|at\s+night|in\s+the\s+(?:morning|evening|afternoon)s?|at\s+home|at\s+work|for\s+work|for\s+fun|for\s+a\s+living|every\s+now\s+and\s+then|from\s+time\s+to\s+time|(?:\w+\s+)?times?\s+a\s+(?:week|day|month|year)|twice\s+a\s+\w+|once\s+a\s+\w+|twice|once|(?:a\s+few|many|several|a\s+couple\s+of|\d+|two|three|four|five)\s+times|some\s*day|one\s+day|soon|eventually|in\s+the\s+future|most\s+(?:days|weekends|evenings|mornings|nights)|with\s+(?:my|our|his|her|their|friends|family|colleagues|the\s+kids|some\s+friends)\b|more\s+than\s+(?:anything|ever)|the\s+most|most\s+of\s+all|best|a\s+little$|a\s+bit$|completely|entirely|totally|altogether|for\s+good|permanently|fully|these\s+days|full[- ]time|part[- ]time|remotely|from\s+home)\b.*$/i;
 const NAMED = /^(.*?)\s*,?\s+(?:named|called|aka)\s+(.+)$/i;
 const LEADING_FILLER =
-  /^(?:a lot of|lots of|plenty of|tons of|a bit of|a little bit of|a little|a few|all kinds of|all sorts of|the|a|an|my|our|some|any|both|all|many|most|various|different|really|very|absolutely|pretty much|kind of|sort of|about|around|roughly|approximately|almost|nearly|just|also|still|mainly|mostly|only|currently|now|literally|definitely|basically|fluent|fluently|basic|conversational)\s+/i;
+  /^(?:way too much|way too many|too much|too many|loads of|a lot of|lots of|plenty of|tons of|a bit of|a little bit of|a little|a few|all kinds of|all sorts of|the|a|an|my|our|some|any|both|all|many|most|various|different|really|very|absolutely|pretty much|kind of|sort of|about|around|roughly|approximately|almost|nearly|just|also|still|mainly|mostly|only|currently|now|literally|definitely|basically|fluent|fluently|basic|conversational)\s+/i;
 const DESCRIPTIVE_ADJECTIVE = /^(?:new|old|brand new|brand-new|used|second-hand|secondhand|first|little|big|small|cute|lovely|beautiful|tiny|adorable|sweet|own|sick|elderly|gorgeous|fluffy|rescue|rescued|lazy|crazy|two|three|four|five|2|3|4|5|several|couple of|pair of)\s+/i;
 const PREPOSITION_START = /^(?:with|to|at|in|on|for|about|from|by|of|into|onto|over|under|around|through|after|before|like|as|than|out)\b/i;
 const PRONOUN_START = /^(?:i|we|he|she|they|you|your|yours|it|me|us|them|him|her|this|that|these|those|what|how|why|when|where|who|whom|whether|if|lot|nothing|something|anything|everything)\b/i;
@@ -114,6 +114,10 @@ function splitList(text: string): string[] {
       protectedText = `${protectedText.slice(0, idx)}\u0000${shields.length - 1}\u0000${protectedText.slice(idx + compound.length)}`;
     }
   }
+  // A comma list is an enumeration only when a conjunction joins its last item ("tea, coffee and cake");
+  // otherwise what follows the first comma is a remark ("Wembley, insane").
+  const commaParts = protectedText.split(/\s*,\s*(?!\d)/);
+  if (commaParts.length > 1 && !/(?:^|\s)(?:and|or|&|as well as|plus)\s/i.test(commaParts[commaParts.length - 1])) protectedText = commaParts[0];
   return protectedText
     .replace(/^both\s+/i, '')
     .split(/\s*,\s*(?:and\s+|or\s+|as well as\s+)?(?!\d)|\s+(?:and|or|as well as|plus|&)\s+|\s*\/\s*/i)
@@ -150,6 +154,9 @@ function isPlace(item: string, predicate: string): boolean {
     if (THE_PLACES.test(lower)) return true;
     if (/^(?:the|a|an|some)\s/i.test(item) && !/^The\s+[A-Z]/.test(item)) return false;
     if (isEventPhrase(item) || isAppointmentPhrase(item)) return false;
+    // Trips and visits are to named places: "Japan", "new york"; not "38 states", "a Spanish conversation group".
+    if (/\d/.test(item) || (!/^[A-Z]/.test(item) && item.split(/\s+/).length > 2)) return false;
+    if (/\b(?:group|parade|phone|club|class|course|party|stadium|game|show|meeting|summary|celebrate|doctor|dentist)s?\b/i.test(lower)) return false;
     if (/^(?:the )?(?:gym|doctor|dentist|beach|park|office|store|shop|supermarket|mall|cinema|movies|pub|bar|restaurant|party|concert|hospital|bank|library|airport|station|pool|lake|mountains|bathroom|toilet|meeting|class|bed|sleep|work|school|church|college|university|uni)$/i.test(lower)) return false;
   }
   return /\p{L}/u.test(item);
@@ -207,6 +214,16 @@ function shapeItem(item: string, request: ObjectRequest): string | undefined {
       return petKind(cut(item, NAMED));
     case 'person':
       return personName(item);
+    case 'medication': {
+      // "50mcg levothyroxine" is written "levothyroxine 50mcg".
+      const dosed = /^(\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ml|iu|g))\s+(.+)$/i.exec(item);
+      return dosed ? `${dosed[2]} ${dosed[1]}` : item;
+    }
+    case 'loan': {
+      // "$22k left on my student loans" is the student loans; the amount is not the loan.
+      const m = /((?:[a-z-]+\s+){0,2}?(?:mortgage|loans?|debts?|overdraft|lease|credit card(?: debt)?))\b/i.exec(item.replace(/^.*?\b(?:on|of|for)\s+(?:my|our|the|a|an)\s+/i, ''));
+      return m ? m[1].replace(/^(?:\S*\d\S*\s+)+/, '').replace(/^(?:a|an|the|my|our)\s+/i, '') : item;
+    }
     case 'money': {
       const amount = new RegExp(`(?:${MONEY.source})(?:\\s+(?:a|per|an|each|every)\\s+(?:year|month|hour|week|day)|\\s+(?:annually|monthly|yearly|weekly|hourly|gross|net|before tax|after tax))*`, 'i').exec(item);
       return amount ? amount[0].trim() : undefined;
@@ -253,7 +270,7 @@ export function extractObjects(raw: string, request: ObjectRequest): string[] {
   const items = request.multi && request.objectClass !== 'person' && request.objectClass !== 'money' ? splitList(text) : [text];
   const out: string[] = [];
   for (let item of items) {
-    item = stripTrailingPunctuation(stripLeadingFillers(item));
+    item = trimTail(stripTrailingPunctuation(stripLeadingFillers(item)), request);
     if (['owns', 'has_pet', 'drives', 'uses'].includes(request.predicate)) {
       for (let guard = 0; guard < 3; guard++) item = item.replace(DESCRIPTIVE_ADJECTIVE, '').replace(/^(?:19|20)\d{2}\s+(?=\S)/, '');
       item = cut(item, /\s+(?:named|called)\s+.*$/i);
@@ -261,11 +278,31 @@ export function extractObjects(raw: string, request: ObjectRequest): string[] {
     if (infinitive && ['likes', 'dislikes', 'prefers', 'hobby'].includes(request.predicate)) item = infinitiveToGerund(item);
     if (infinitive && request.predicate === 'learning') item = item.replace(/^to\s+/i, '');
     if (!item || UNRESOLVED_OBJECTS.has(item.toLowerCase())) continue;
+    // A list item that starts with a finite verb is a new clause ("kept Spotify"), not an object.
+    if (items.length > 1 && /^[a-z]/.test(item) && readVerb(item.split(/\s+/)[0]).some((r) => r.form === 'past' || r.form === 'third')) continue;
     if (request.objectClass !== 'money' && (PREPOSITION_START.test(item) || PRONOUN_START.test(item))) continue;
     if (item.split(/\s+/).length > (request.objectClass === 'any' || request.objectClass === 'appointment' ? 8 : 6)) continue;
     if (!passesClass(item, request)) continue;
     const shaped = shapeItem(item, request);
     if (shaped && !out.includes(shaped)) out.push(shaped);
+  }
+  return out;
+}
+
+/** Words that end a noun phrase in chat: degree adverbs, ages, manner, companions, a finite verb starting a new clause. */
+const GENERIC_TAIL =
+  /\s+(?:after\s+all|at\s+(?:all|\d+|the\s+moment)|finally|fluently|properly|religiously|obsessively|non-?stop|for\s+(?:years|ages|\d+|a\s+(?:while|bit|living)|the\s+\w+|my\s+\w+|our\s+\w+)|since\s+.*|every\s+\w+|each\s+\w+|from\s+(?:youtube|home|scratch|work)|(?:is|are|was|were|makes|made|gets|keeps|feels|seems|looks)\s|in\s+(?:19|20)\d{2}|(?:last|next|this)\s+(?:week|month|year|spring|summer|autumn|fall|winter|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday|term|semester))\b.*$/i;
+/** Classes whose objects are names or things: a gerund after the first word starts a new phrase ("Tokyo teaching English"). */
+const NAME_LIKE = new Set<ObjectClass>(['place', 'organization', 'company', 'person', 'ownable', 'pet', 'medication', 'condition', 'school', 'club', 'language']);
+
+function trimTail(item: string, request: ObjectRequest): string {
+  let out = cut(item, GENERIC_TAIL);
+  // "a new flat in Glasgow" is Glasgow.
+  if (request.objectClass === 'place') out = out.replace(/^(?:(?:new|little|tiny|small|big|nice|lovely|rented|shared)\s+)*(?:flat|house|apartment|place|home|bungalow|cottage|studio|condo|room|village|town|suburb|area)\s+(?:in|on|near|outside|just outside)\s+(?:the\s+)?/i, '');
+  if (NAME_LIKE.has(request.objectClass)) {
+    const words = out.split(/\s+/);
+    const k = words.findIndex((w, i) => i > 0 && /ing$/i.test(w) && readVerb(w.toLowerCase()).some((r) => r.form === 'gerund'));
+    if (k > 0) out = words.slice(0, k).join(' ');
   }
   return out;
 }

@@ -28,6 +28,8 @@ export function splitSentences(text: string): string[] {
 export interface Clause {
   text: string;
   inheritsSubject: boolean;
+  /** Introduced by a temporal or conditional conjunction ("when I was 9", "before I turn 40"): background, not a fact. */
+  subordinate?: boolean;
 }
 
 const SUBJECT_START = /^(?:i|we|he|she|they|my|our|his|her|their|it|there|this|that|me)\b/i;
@@ -47,6 +49,7 @@ export function splitClauses(
   const clauses: Clause[] = [];
   let start = 0;
   let inherits = false;
+  let subordinate = false;
   CONJUNCTION.lastIndex = 0;
   let match: RegExpExecArray | null;
   while ((match = CONJUNCTION.exec(sentence))) {
@@ -56,17 +59,21 @@ export function splitClauses(
     const isBareComma = connector === '' || connector === ',';
     const afterAdverb = after.replace(/^(?:now|then|currently|today|these days|since then|so|but|and|actually),?\s+/i, '');
     const newSubject = SUBJECT_START.test(afterAdverb) || startsWithName(afterAdverb);
-    const continuation = !isBareComma && /^(?:and|but|and then|and now|but now|plus|then|yet)$/.test(connector) && startsWithVerb(after);
+    // "... and work at X"; in chat also a bare comma: "left the bank, started at a charity".
+    const pastAfterComma = isBareComma && /^[a-z]+(?:ed|t)\b|^(?:quit|sold|bought|got|went|took|began|became|joined|started|moved|left|lost|met|made|found)\b/i.test(after) && startsWithVerb(after);
+    const verbAfterComma = isBareComma && /^[a-z]/.test(after) && startsWithVerb(after) && !/^\S+ing\b/i.test(after);
+    const continuation = ((!isBareComma && /^(?:and|but|and then|and now|but now|plus|then|yet)$/.test(connector)) || pastAfterComma || verbAfterComma) && startsWithVerb(after);
     if (!newSubject && !continuation) continue;
     const piece = sentence.slice(start, match.index).trim();
     // "Julia and I got married", "Me and my husband live ...": a compound subject, not two clauses.
     // "Tom, my brother, lives ...": an appositive, not a clause.
     if ((connector === 'and' || isBareComma) && piece.length <= 60 && piece.split(/\s+/).length <= 4 && !containsVerb(piece) && !/^(?:hi|hello|hey|well|ok|okay|so|yes|yeah|no|oh|btw|also|actually|honestly|anyway)$/i.test(piece)) continue;
-    if (piece) clauses.push({ text: piece, inheritsSubject: inherits });
+    if (piece) clauses.push({ text: piece, inheritsSubject: inherits, ...(subordinate ? { subordinate } : {}) });
     start = match.index + match[0].length;
     inherits = !newSubject && continuation;
+    subordinate = /^(?:when|since|before|after|until|while|as)$/.test(connector);
   }
   const tail = sentence.slice(start).trim();
-  if (tail) clauses.push({ text: tail, inheritsSubject: inherits });
+  if (tail) clauses.push({ text: tail, inheritsSubject: inherits, ...(subordinate ? { subordinate } : {}) });
   return clauses;
 }

@@ -1,7 +1,7 @@
 import type { Tense } from '../../types.js';
 import { findDates } from './dates.js';
 import type { FactDraft } from './draft.js';
-import { EX_RELATIONS, GROUP_RELATIONS, LANGUAGES, RELATIONS, petKind } from './lexicon.js';
+import { CONDITION_ADJECTIVES, EX_RELATIONS, GROUP_RELATIONS, LANGUAGES, RELATIONS, petKind } from './lexicon.js';
 import { extractObjects, dietOf } from './objects.js';
 import { USER, type SubjectRef } from './subjects.js';
 import type { ObjectClass } from '../taxonomy.js';
@@ -78,7 +78,7 @@ const ATTRIBUTES: AttributeRule[] = [
   { pattern: /^(?:goal|dream|plan|ambition|big goal|new year'?s resolution|resolution)$/, predicate: 'wants_to', objectClass: 'any', value: (v) => v.replace(/^to\s+/i, '') },
   { pattern: /^(?:major|field of study|degree)$/, predicate: 'studies', objectClass: 'any', value: (v) => v.replace(/^(?:a\s+degree\s+)?in\s+/i, '') },
   { pattern: /^(?:home|address|place)$/, predicate: 'lives_in', objectClass: 'place', value: (v) => v.replace(/^(?:now\s+)?in\s+/i, '') },
-  { pattern: /^(?:car)$/, predicate: 'drives', objectClass: 'any' },
+
   { pattern: /^(?:diet)$/, predicate: 'diet', objectClass: 'any' },
 ];
 
@@ -163,6 +163,16 @@ function possessiveAttribute(text: string, referenceTime: Date): FactDraft[] | u
     }
   }
 
+  // "my phone is a Pixel 8", "our family car is a 2012 Honda": the possession as named; a vehicle is also what the subject drives.
+  const possession = /^(?:(?:family|new|old|current|work|company|main|daily|only|first)\s+)*(car|van|truck|motorbike|motorcycle|bike|scooter|phone|laptop|computer|tablet|watch|camera|guitar|piano|console|tv|e-reader|kindle|boat)$/.exec(attribute);
+  if (possession) {
+    const named = value.replace(/^(?:a|an|the)\s+/i, '').replace(/^(?:(?:beat-up|battered|old|new|used|second-hand|trusty|little|tiny|big|shiny|red|blue|black|white|silver|grey|gray|green)\s+)+/i, '');
+    const thing = objects(named, 'any', 'owns', false)[0];
+    if (!thing || /^(?:not|so|very|really|too|broken|dead|dying|great|old|new|fine|ok|okay)\b/i.test(thing)) return [];
+    const vehicle = /^(?:car|van|truck|motorbike|motorcycle)$/.test(possession[1]);
+    return [draft(subject, 'owns', thing, raw, tense), ...(vehicle ? [draft(subject, 'drives', thing, raw, tense)] : [])];
+  }
+
   for (const rule of ATTRIBUTES) {
     if (!rule.pattern.test(attribute)) continue;
     const unnamed = value.replace(/^(?:called|named)\s+/i, '');
@@ -237,11 +247,30 @@ export function matchSpecialPatterns(text: string, referenceTime: Date): FactDra
     if (kind) return [draft(USER, 'has_pet', kind, 'died', 'current', true)];
   }
 
+  // Injuries: "tore my ACL", "I fractured my foot on the 2nd" -> torn ACL, fractured foot.
+  const injury = /^(?:I\s+)?(?:just\s+|recently\s+)?(tore|broke|fractured|sprained|twisted|pulled|dislocated|ruptured|injured|hurt|damaged|bruised|cracked)\s+(?:my|a)\s+((?:left\s+|right\s+|lower\s+)?[a-z]+)\b/i.exec(t);
+  if (injury) {
+    const participle: Record<string, string> = { tore: 'torn', broke: 'broken', injured: 'injured', hurt: 'hurt', damaged: 'damaged' };
+    const verb = injury[1].toLowerCase();
+    const part = injury[2].replace(/^(?:left|right|lower)\s+/i, '');
+    if (!/^(?:heart|phone|screen|laptop|car|glasses|record|promise|news|bank|back)$/i.test(part) || /^back$/i.test(part)) {
+      return [draft(USER, 'has_condition', `${participle[verb] ?? verb} ${part}`, verb)];
+    }
+  }
+  // A condition named by its adjective at the start of a chat message: "epileptic, on lamotrigine".
+  const conditionAdjective = /^((?:lactose|gluten)[ -]intolerant|[a-z]+)\b(?=\s*(?:,|so\b|and\b|$))/i.exec(t);
+  if (conditionAdjective && CONDITION_ADJECTIVES[conditionAdjective[1].toLowerCase()]) {
+    return [draft(USER, 'has_condition', CONDITION_ADJECTIVES[conditionAdjective[1].toLowerCase()], conditionAdjective[1])];
+  }
+  // "31 today": an age announced on a birthday.
+  const birthdayAge = /^(\d{1,3})\s+today\b/i.exec(t);
+  if (birthdayAge && Number(birthdayAge[1]) > 0 && Number(birthdayAge[1]) < 120) return [draft(USER, 'age', birthdayAge[1], 'today')];
+
   const haveRelation = /^I\s+(?:have|have got|got|also have)\s+(.+)$/i.exec(t);
   const relatives = haveRelation ? relativesNamed(haveRelation[1]) : undefined;
   if (relatives) return relatives.map((r) => draft(USER, r.predicate, r.name, r.raw, 'current', r.negated));
 
-  const allergyNoun = /^I\s+(?:have|have got|got|developed|have developed)\s+(?:a\s+|an\s+)?(?:(?:severe|mild|bad|serious|slight|deadly|life-threatening|strong|really bad)\s+)?([\p{L} -]+?)\s+allerg(?:y|ies)\b/iu.exec(t);
+  const allergyNoun = /^I\s+(?:have|has|have got|has got|got|developed|have developed|has developed)\s+(?:a\s+|an\s+)?(?:(?:severe|mild|bad|serious|slight|deadly|life-threatening|strong|really bad)\s+)?([\p{L} -]+?)\s+allerg(?:y|ies)\b/iu.exec(t);
   if (allergyNoun) {
     return objects(allergyNoun[1], 'any', 'allergic_to', true).map((v) => draft(USER, 'allergic_to', v, 'have an allergy'));
   }

@@ -6,8 +6,36 @@ import { familyOf } from '../../../pipeline/extraction/taxonomy.js';
 import { holdoutStatements } from './holdout.js';
 import { labelledStatements } from './labelled.js';
 import { evaluateExtractor } from './metrics.js';
+import { loadCorpus } from './corpus.js';
+import { QUALITY_FLOORS, gatePart } from './floors.js';
 import { scenarios } from './scenarios.js';
 import { runScenarios } from './simulate.js';
+
+describe('independent corpus (quality gate: the test part when present, else the development part)', () => {
+  const part = gatePart();
+  const corpus = loadCorpus(part);
+  const floors = QUALITY_FLOORS[part];
+
+  it('loads valid records covering all 9 families, with fact-free statements and scenarios', () => {
+    expect(corpus.invalid, JSON.stringify(corpus.invalid)).toEqual([]);
+    expect(corpus.statements.length).toBeGreaterThanOrEqual(100);
+    const families = new Set(corpus.statements.flatMap((s) => s.facts.map((f) => familyOf(f.predicate))));
+    expect([...families].sort()).toEqual([...PREDICATE_FAMILIES].sort());
+    expect(corpus.statements.filter((s) => s.facts.length === 0).length).toBeGreaterThan(0);
+    expect(corpus.scenarios.length).toBeGreaterThan(0);
+  });
+
+  it(`meets the ${part} part's precision and recall floors`, async () => {
+    const report = await evaluateExtractor(corpus.statements, extractFactsWithRules);
+    expect(report.overall.precision, JSON.stringify(report.spurious.slice(0, 50))).toBeGreaterThanOrEqual(floors.precision);
+    expect(report.overall.recall).toBeGreaterThanOrEqual(floors.recall);
+  });
+
+  it(`meets the ${part} part's scenario floor in the simulator`, async () => {
+    const run = await runScenarios(corpus.scenarios, { extractor: new RuleFactExtractor(), judge: new RuleContradictionJudge() });
+    expect(run.accuracy, JSON.stringify(run.results.filter((r) => !r.passed).map((r) => r.id))).toBeGreaterThanOrEqual(floors.scenarioAccuracy);
+  });
+});
 
 describe('labelled extraction set', () => {
   it('has at least 200 statements covering all 9 families and fact-free content', () => {

@@ -1,7 +1,7 @@
 import { PREDICATE_FAMILIES, type ExtractedFact, type ExtractionInput, type PredicateFamily } from '../../../pipeline/types.js';
 import { familyOf } from '../../../pipeline/extraction/taxonomy.js';
 import { normalizeObject, subjectKey } from '../../../pipeline/extraction/normalize.js';
-import { REFERENCE_TIME, type ExpectedFact, type LabelledStatement } from './types.js';
+import { REFERENCE_TIME, alternatives, type ExpectedFact, type LabelledStatement } from './types.js';
 
 /**
  * Precision/recall of an extractor on a labelled set.
@@ -33,6 +33,8 @@ export interface EvalReport {
   statements: number;
   overall: Score;
   perFamily: Record<PredicateFamily, Score>;
+  /** Per record tag (corpus records only): a statement's facts count under each of its tags. */
+  perTag: Record<string, Score>;
   /** Statements labelled with no facts that produced none. */
   noFact: { correct: number; total: number };
   attributes: { tense: { correct: number; total: number }; validFrom: { correct: number; total: number } };
@@ -41,14 +43,14 @@ export interface EvalReport {
   attributeErrors: Miss[];
 }
 
-export const describeFact = (f: { subject: string; predicate: string; object: string; negated?: boolean }) =>
-  `${f.subject} ${f.negated ? 'NOT ' : ''}${f.predicate} ${f.object}`;
+export const describeFact = (f: { subject: string; predicate: string; object: string | string[]; negated?: boolean }) =>
+  `${f.subject} ${f.negated ? 'NOT ' : ''}${f.predicate} ${alternatives(f.object).join(' | ')}`;
 
 function matches(predicted: ExtractedFact, expected: ExpectedFact): boolean {
   return (
     subjectKey(predicted.subject) === subjectKey(expected.subject) &&
     predicted.predicate === expected.predicate &&
-    normalizeObject(predicted.object) === normalizeObject(expected.object) &&
+    alternatives(expected.object).some((o) => normalizeObject(o) === normalizeObject(predicted.object)) &&
     predicted.negated === (expected.negated ?? false)
   );
 }
@@ -66,7 +68,8 @@ export async function evaluateExtractor(
   extract: (input: ExtractionInput) => ExtractedFact[] | Promise<ExtractedFact[]>,
 ): Promise<EvalReport> {
   const counts = Object.fromEntries(PREDICATE_FAMILIES.map((f) => [f, { tp: 0, fp: 0, fn: 0 }])) as Record<PredicateFamily, { tp: number; fp: number; fn: number }>;
-  const report: Omit<EvalReport, 'overall' | 'perFamily'> = {
+  const tagCounts: Record<string, { tp: number; fp: number; fn: number }> = {};
+  const report: Omit<EvalReport, 'overall' | 'perFamily' | 'perTag'> = {
     statements: statements.length,
     noFact: { correct: 0, total: 0 },
     attributes: { tense: { correct: 0, total: 0 }, validFrom: { correct: 0, total: 0 } },
@@ -82,16 +85,19 @@ export async function evaluateExtractor(
       if (predicted.length === 0) report.noFact.correct++;
     }
     const unmatched = [...predicted];
+    const local = { tp: 0, fp: 0, fn: 0 };
     for (const expected of statement.facts) {
       const index = unmatched.findIndex((p) => matches(p, expected));
       const family = familyOf(expected.predicate);
       if (index < 0) {
         counts[family].fn++;
+        local.fn++;
         report.missed.push({ content: statement.content, fact: describeFact(expected) });
         continue;
       }
       const [found] = unmatched.splice(index, 1);
       counts[family].tp++;
+      local.tp++;
       if (expected.tense) {
         report.attributes.tense.total++;
         if (found.tense === expected.tense) report.attributes.tense.correct++;
@@ -106,11 +112,19 @@ export async function evaluateExtractor(
     }
     for (const extra of unmatched) {
       counts[familyOf(extra.predicate)].fp++;
+      local.fp++;
       report.spurious.push({ content: statement.content, fact: describeFact(extra) });
+    }
+    for (const tag of statement.tags ?? []) {
+      const c = (tagCounts[tag] ??= { tp: 0, fp: 0, fn: 0 });
+      c.tp += local.tp;
+      c.fp += local.fp;
+      c.fn += local.fn;
     }
   }
 
   const perFamily = Object.fromEntries(PREDICATE_FAMILIES.map((f) => [f, score(counts[f].tp, counts[f].fp, counts[f].fn)])) as Record<PredicateFamily, Score>;
   const total = Object.values(counts).reduce((acc, c) => ({ tp: acc.tp + c.tp, fp: acc.fp + c.fp, fn: acc.fn + c.fn }), { tp: 0, fp: 0, fn: 0 });
-  return { ...report, overall: score(total.tp, total.fp, total.fn), perFamily };
+  const perTag = Object.fromEntries(Object.entries(tagCounts).sort(([a], [b]) => a.localeCompare(b)).map(([tag, c]) => [tag, score(c.tp, c.fp, c.fn)]));
+  return { ...report, overall: score(total.tp, total.fp, total.fn), perFamily, perTag };
 }

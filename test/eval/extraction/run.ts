@@ -1,50 +1,77 @@
 /**
- * Prints extraction quality as one JSON object:
- *   npx tsx test/eval/extraction/run.ts            # summary
- *   npx tsx test/eval/extraction/run.ts --details  # plus missed/spurious facts and failed scenarios
+ * Prints extraction and contradiction quality as one JSON object:
+ *   npx tsx test/eval/extraction/run.ts --part dev           # the corpus's development part (tuned on)
+ *   npx tsx test/eval/extraction/run.ts --part test          # the never-tuned test part, when present
+ *   npx tsx test/eval/extraction/run.ts --part dev --details # plus missed/spurious facts and failed scenarios
+ * Also reports the older in-repo sets (labelled.ts, holdout.ts, scenarios.ts) under "legacy".
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RuleContradictionJudge } from '../../../pipeline/contradiction/rule-judge.js';
 import { RuleFactExtractor, extractFactsWithRules } from '../../../pipeline/extraction/rules/fact-extractor.js';
+import { loadCorpus, type CorpusPart } from './corpus.js';
 import { holdoutStatements } from './holdout.js';
 import { labelledStatements } from './labelled.js';
 import { evaluateExtractor, type EvalReport } from './metrics.js';
-import { scenarios } from './scenarios.js';
+import { scenarios as legacyScenarios, type Scenario } from './scenarios.js';
 import { runScenarios } from './simulate.js';
 
 function summary(report: EvalReport, details: boolean) {
-  const perFamily = Object.fromEntries(Object.entries(report.perFamily).map(([family, s]) => [family, { precision: s.precision, recall: s.recall, tp: s.tp, fp: s.fp, fn: s.fn }]));
+  const pick = (s: EvalReport['overall']) => ({ precision: s.precision, recall: s.recall, tp: s.tp, fp: s.fp, fn: s.fn });
   return {
     statements: report.statements,
     overall: report.overall,
-    perFamily,
+    perFamily: Object.fromEntries(Object.entries(report.perFamily).map(([k, s]) => [k, pick(s)])),
+    ...(Object.keys(report.perTag).length > 0 ? { perTag: Object.fromEntries(Object.entries(report.perTag).map(([k, s]) => [k, pick(s)])) } : {}),
     noFactStatementsWithoutFacts: report.noFact,
     attributeAccuracy: report.attributes,
     ...(details ? { missed: report.missed, spurious: report.spurious, attributeErrors: report.attributeErrors } : {}),
   };
 }
 
-export async function runEvaluation(details = false) {
-  const dev = await evaluateExtractor(labelledStatements, extractFactsWithRules);
-  const holdout = await evaluateExtractor(holdoutStatements, extractFactsWithRules);
-  const scenarioRun = await runScenarios(scenarios, { extractor: new RuleFactExtractor(), judge: new RuleContradictionJudge() });
+async function scenarioSummary(scenarios: Scenario[], details: boolean) {
+  const run = await runScenarios(scenarios, { extractor: new RuleFactExtractor(), judge: new RuleContradictionJudge() });
+  const failed = run.results.filter((r) => !r.passed);
+  return {
+    count: run.results.length,
+    passed: run.passed,
+    accuracy: run.accuracy,
+    failed: details ? failed : failed.map((r) => r.id ?? r.name),
+  };
+}
+
+export async function runEvaluation(part: CorpusPart, details = false) {
+  const corpus = loadCorpus(part);
   return {
     extractor: 'rules',
-    matchingRule: 'subjectKey, predicate, normalizeObject(object) and negated equal; one-to-one per statement',
-    dev: summary(dev, details),
-    holdout: summary(holdout, details),
-    scenarios: {
-      count: scenarioRun.results.length,
-      accuracy: scenarioRun.accuracy,
-      failed: scenarioRun.results.filter((r) => !r.passed),
+    matchingRule: 'subjectKey, predicate, normalizeObject(object) equal to any labelled alternative, and negated equal; one-to-one per statement',
+    part,
+    corpus: corpus.present
+      ? {
+          files: corpus.files,
+          invalidRecords: corpus.invalid,
+          locomoLabelsSkipped: corpus.skipped,
+          statements: summary(await evaluateExtractor(corpus.statements, extractFactsWithRules), details),
+          scenarios: await scenarioSummary(corpus.scenarios, details),
+        }
+      : { files: [], message: `no JSONL files in test/eval/extraction/corpus/${part}` },
+    legacy: {
+      labelled: summary(await evaluateExtractor(labelledStatements, extractFactsWithRules), details),
+      holdout: summary(await evaluateExtractor(holdoutStatements, extractFactsWithRules), details),
+      scenarios: await scenarioSummary(legacyScenarios, details),
     },
   };
 }
 
 const isMain = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === resolve(process.argv[1]);
 if (isMain) {
-  runEvaluation(process.argv.includes('--details'))
+  const i = process.argv.indexOf('--part');
+  const part = (i >= 0 ? process.argv[i + 1] : 'dev') as CorpusPart;
+  if (part !== 'dev' && part !== 'test') {
+    console.error('usage: run.ts --part dev|test [--details]');
+    process.exit(2);
+  }
+  runEvaluation(part, process.argv.includes('--details'))
     .then((result) => console.log(JSON.stringify(result, null, 2)))
     .catch((error) => {
       console.error(error);

@@ -23,15 +23,33 @@ export interface ScenarioKey {
 }
 
 export interface ScenarioFact extends ScenarioKey {
-  object: string;
+  /** One value or acceptable alternatives. */
+  object: string | string[];
 }
 
+/** A point-in-time check: at `at`, these facts must (not) be valid. */
+export interface AsOfCheck {
+  at: string;
+  expectLive?: ScenarioFact[];
+  expectNotLive?: ScenarioFact[];
+}
+
+/**
+ * Semantics (now = the last step's time; a fact is valid at t when validFrom <= t < invalidAt):
+ * expectLive facts are valid now (exactly one copy); expectPlanned facts are stored with a validFrom
+ * after now and not cancelled; expectInvalidated facts were stored but are neither valid now nor planned;
+ * expectNoLive keys have no fact valid now; asOf checks validity at other instants.
+ */
 export interface Scenario {
+  id?: string;
   name: string;
   steps: ScenarioStep[];
   expectLive: ScenarioFact[];
+  expectPlanned?: ScenarioFact[];
   expectInvalidated?: ScenarioFact[];
   expectNoLive?: ScenarioKey[];
+  asOf?: AsOfCheck[];
+  tags?: string[];
 }
 
 const A = 'alice';
@@ -108,8 +126,8 @@ export const scenarios: Scenario[] = [
     expectNoLive: [key('eats')],
   },
   {
-    name: 'back-dated move does not invalidate the newer residence',
-    steps: [step('I live in Munich.', '2024-06-01T10:00:00Z'), step('I moved to Berlin in 2019.', '2024-06-02T10:00:00Z')],
+    name: 'back-dated move does not invalidate the newer (dated) residence',
+    steps: [step('I have lived in Munich since 2022.', '2024-06-01T10:00:00Z'), step('I moved to Berlin in 2019.', '2024-06-02T10:00:00Z')],
     expectLive: [fact('lives_in', 'Munich')],
     expectInvalidated: [fact('lives_in', 'Berlin')],
   },
@@ -149,10 +167,11 @@ export const scenarios: Scenario[] = [
     expectInvalidated: [fact('lives_in', 'Paris')],
   },
   {
-    name: 'planned move supersedes the current residence',
+    name: 'planned move is planned; the current residence stays valid until the move',
     steps: [step('I live in Berlin.'), step("I'm moving to Rome next month.")],
-    expectLive: [fact('lives_in', 'Rome')],
-    expectInvalidated: [fact('lives_in', 'Berlin')],
+    expectLive: [fact('lives_in', 'Berlin')],
+    expectPlanned: [fact('lives_in', 'Rome')],
+    asOf: [{ at: '2024-07-15T00:00:00Z', expectLive: [fact('lives_in', 'Rome')], expectNotLive: [fact('lives_in', 'Berlin')] }],
   },
   {
     name: 'named third person moves',
@@ -365,10 +384,11 @@ export const scenarios: Scenario[] = [
     expectInvalidated: [fact('subscribes_to', 'Netflix')],
   },
   {
-    name: 'a dated update that is older than an undated live fact is history (supersede order is validFrom, then seq)',
+    name: 'a later statement about the present wins over an earlier undated one, even when its date precedes it',
     steps: [step('I live in Berlin.', '2024-06-01T10:00:00Z'), step('We relocated to Munich last month.', '2024-06-01T10:01:00Z')],
-    expectLive: [fact('lives_in', 'Berlin')],
-    expectInvalidated: [fact('lives_in', 'Munich')],
+    expectLive: [fact('lives_in', 'Munich')],
+    expectInvalidated: [fact('lives_in', 'Berlin')],
+    asOf: [{ at: '2024-05-15T00:00:00Z', expectLive: [fact('lives_in', 'Munich')], expectNotLive: [fact('lives_in', 'Berlin')] }],
   },
   {
     name: 'a negation older than the live fact does not retract it',

@@ -1,177 +1,143 @@
-import type { ContradictionJudge, ExtractedFact, FactExtractor, IncomingFact, Tense } from '../../../pipeline/types.js';
-import { candidatePredicates } from '../../../pipeline/extraction/taxonomy.js';
+import Database from 'better-sqlite3';
+import type { ContradictionJudge, FactExtractor } from '../../../pipeline/types.js';
+import { factRules } from '../../../pipeline/extraction/fact-rules.js';
 import { normalizeObject, subjectKey } from '../../../pipeline/extraction/normalize.js';
+import { placeFact } from '../../../pipeline/write/stages.js';
+import type { FactDraft } from '../../../pipeline/write/types.js';
+import { migrate } from '../../../storage/sqlite/schema.js';
+import { SqliteStore } from '../../../storage/sqlite/store.js';
 import type { Scenario, ScenarioFact, ScenarioKey, ScenarioStep } from './scenarios.js';
+import { alternatives } from './types.js';
 
 /**
- * A pure in-memory stand-in for the write pipeline's fact stages, so scenario
- * accuracy is measurable without the server: extract -> stage 1 (live facts with
- * the same user, subject and a candidate predicate) -> judge -> apply.
- *
- * Applying a decision (what the real commit stage should do too):
- *  - confirm: bump the confirmed fact's observation count, store nothing;
- *  - insert: invalidate the listed facts at `validTo ?? validFrom` of the new fact, store it live;
- *  - insert_closed: store the new fact already closed at `closedAt`;
- *  - retract: invalidate the listed facts, store nothing.
+ * Replays scenarios without the server: each step goes through the extractor, then the real commit
+ * logic of the write pipeline (`placeFact`: stage 1 candidates, the judge, invalidation, plans) on an
+ * in-memory SQLite store. The end-to-end test replays the same scenarios over HTTP in both run modes.
  */
 
-export interface StoredFact {
-  id: string;
+/** A stored fact as the checks see it (from the store here, from GET /v1/facts over HTTP). */
+export interface TimelineFact {
   userId: string;
   subject: string;
   predicate: string;
   object: string;
-  tense: Tense;
-  validFrom: Date;
-  validTo: Date | null;
-  seq: number;
-  live: boolean;
-  observations: number;
+  validFrom: string;
+  invalidAt: string | null;
 }
 
 /** Steps without a timestamp are written one minute apart from this time. */
 export const SIMULATION_START = Date.parse('2024-06-01T10:00:00.000Z');
 
-export class InMemoryFactStore {
-  readonly facts: StoredFact[] = [];
-  private nextId = 1;
-
-  liveCandidates(userId: string, subject: string, predicates: string[]): StoredFact[] {
-    const key = subjectKey(subject);
-    return this.facts.filter((f) => f.live && f.userId === userId && subjectKey(f.subject) === key && predicates.includes(f.predicate));
-  }
-
-  add(fact: Omit<StoredFact, 'id' | 'observations'>): StoredFact {
-    const stored = { ...fact, id: `f${this.nextId++}`, observations: 1 };
-    this.facts.push(stored);
-    return stored;
-  }
-
-  invalidate(ids: string[], at: Date): void {
-    for (const fact of this.facts) {
-      if (ids.includes(fact.id) && fact.live) {
-        fact.live = false;
-        fact.validTo = at;
-      }
-    }
-  }
-
-  confirm(id: string): void {
-    const fact = this.facts.find((f) => f.id === id);
-    if (fact) fact.observations++;
-  }
-}
+export const stepTime = (steps: ScenarioStep[], i: number) => steps[i].timestamp ?? new Date(SIMULATION_START + i * 60_000).toISOString();
 
 export interface SimulationDeps {
   extractor: FactExtractor;
   judge: ContradictionJudge;
 }
 
-/** Runs the steps in order through extractor and judge; returns the resulting store. */
-export async function simulate(steps: ScenarioStep[], deps: SimulationDeps): Promise<InMemoryFactStore> {
-  const store = new InMemoryFactStore();
-  let seq = 0;
-  for (let i = 0; i < steps.length; i++) {
-    const step = steps[i];
-    const referenceTime = step.timestamp ? new Date(step.timestamp) : new Date(SIMULATION_START + i * 60_000);
-    const facts = await deps.extractor.extractFacts({ content: step.content, referenceTime });
-    for (const fact of facts) {
-      seq++;
-      await placeFact(store, deps.judge, step.user_id, fact, referenceTime, seq);
+const WORKSPACE = 'ws_simulation';
+
+/** Runs the steps in order; returns every stored fact (live and history). */
+export async function simulate(steps: ScenarioStep[], deps: SimulationDeps): Promise<TimelineFact[]> {
+  const db = new Database(':memory:');
+  migrate(db);
+  const store = new SqliteStore(db);
+  const pipeline = { store, rules: factRules, judge: deps.judge };
+  try {
+    for (let i = 0; i < steps.length; i++) {
+      const referenceTime = new Date(stepTime(steps, i));
+      const extracted = await deps.extractor.extractFacts({ content: steps[i].content, referenceTime });
+      for (let j = 0; j < extracted.length; j++) {
+        const f = extracted[j];
+        const fact: FactDraft = {
+          ...f,
+          validFrom: (f.validFrom ?? referenceTime).toISOString(),
+          validTo: f.validTo ? f.validTo.toISOString() : null,
+          validFromStated: f.validFrom !== null,
+          referenceTime: referenceTime.toISOString(),
+        };
+        await placeFact(pipeline, {
+          memory: { workspaceId: WORKSPACE, agentId: null, userId: steps[i].user_id, runId: null, id: null },
+          factId: `fct_${i}_${j}`,
+          fact,
+          seq: i + 1,
+          sourceVersion: 1,
+          token: `step:${i}:${j}`,
+          at: referenceTime.toISOString(),
+        });
+      }
     }
-  }
-  return store;
-}
-
-async function placeFact(store: InMemoryFactStore, judge: ContradictionJudge, userId: string, fact: ExtractedFact, referenceTime: Date, seq: number): Promise<void> {
-  const incoming: IncomingFact = {
-    subject: fact.subject,
-    predicate: fact.predicate,
-    object: fact.object,
-    negated: fact.negated,
-    validFrom: fact.validFrom ?? referenceTime,
-    seq,
-    tense: fact.tense,
-    validTo: fact.validTo ?? null,
-  };
-  const candidates = store.liveCandidates(userId, fact.subject, candidatePredicates(fact.predicate));
-  const decision = await judge.decide(
-    incoming,
-    candidates.map((c) => ({ id: c.id, subject: c.subject, predicate: c.predicate, object: c.object, validFrom: c.validFrom, seq: c.seq })),
-  );
-  const closeAt = incoming.validTo ?? incoming.validFrom;
-  const record = { userId, subject: fact.subject, predicate: fact.predicate, object: fact.object, tense: fact.tense, validFrom: incoming.validFrom, seq };
-  switch (decision.kind) {
-    case 'confirm':
-      store.confirm(decision.factId);
-      return;
-    case 'insert':
-      store.invalidate(decision.invalidate, closeAt);
-      store.add({ ...record, validTo: null, live: true });
-      return;
-    case 'insert_closed':
-      store.add({ ...record, validTo: decision.closedAt, live: false });
-      return;
-    case 'retract':
-      store.invalidate(decision.invalidate, closeAt);
-      return;
+    const all = await store.facts.query({ workspaceId: WORKSPACE, includeInvalidated: true }, { limit: 10_000, offset: 0 });
+    return all.items.map((f) => ({ userId: f.userId ?? '', subject: f.subject, predicate: f.predicate, object: f.object, validFrom: f.validFrom, invalidAt: f.invalidAt }));
+  } finally {
+    db.close();
   }
 }
 
-function sameFact(stored: StoredFact, expected: ScenarioFact): boolean {
-  return (
-    stored.userId === expected.user_id &&
-    subjectKey(stored.subject) === subjectKey(expected.subject) &&
-    stored.predicate === expected.predicate &&
-    normalizeObject(stored.object) === normalizeObject(expected.object)
-  );
-}
+const validAt = (f: TimelineFact, t: number) => Date.parse(f.validFrom) <= t && (f.invalidAt === null || t < Date.parse(f.invalidAt));
+const cancelled = (f: TimelineFact) => f.invalidAt !== null && Date.parse(f.invalidAt) <= Date.parse(f.validFrom);
+const plannedAt = (f: TimelineFact, t: number) => Date.parse(f.validFrom) > t && !cancelled(f);
 
-function sameKey(stored: StoredFact, key: ScenarioKey): boolean {
-  return stored.userId === key.user_id && subjectKey(stored.subject) === subjectKey(key.subject) && stored.predicate === key.predicate;
-}
+const sameKey = (f: TimelineFact, key: ScenarioKey) => f.userId === key.user_id && subjectKey(f.subject) === subjectKey(key.subject) && f.predicate === key.predicate;
+const sameFact = (f: TimelineFact, e: ScenarioFact) => sameKey(f, e) && alternatives(e.object).some((o) => normalizeObject(o) === normalizeObject(f.object));
+const show = (f: ScenarioFact) => `${f.user_id}/${f.subject} ${f.predicate} ${alternatives(f.object).join('|')}`;
+const showStored = (f: TimelineFact) => `${f.userId}/${f.subject} ${f.predicate} ${f.object} [${f.validFrom.slice(0, 10)}, ${f.invalidAt?.slice(0, 10) ?? '∞'})`;
 
-const show = (f: ScenarioFact) => `${f.user_id}/${f.subject} ${f.predicate} ${f.object}`;
+/** The instant the expectations refer to: the last step's time (the latest, if steps were sent out of order). */
+export const scenarioNow = (scenario: Scenario) => Math.max(...scenario.steps.map((_, i) => Date.parse(stepTime(scenario.steps, i))));
 
 /**
- * A scenario passes when every expectLive fact has exactly one live copy, every
- * expectInvalidated fact is stored but not live (invalidated or stored closed),
- * no (user, subject, predicate) named by either list has other live facts, and
- * every expectNoLive key has no live fact at all.
+ * Problems with a scenario's outcome (empty when it passes). now = the last step's time; a fact is
+ * valid at t when validFrom <= t < invalidAt.
+ *  - expectLive: exactly one matching fact valid now;
+ *  - expectPlanned: a matching fact that starts after now and was not cancelled;
+ *  - expectInvalidated: stored, but neither valid now nor planned;
+ *  - expectNoLive: no fact of that key valid now; and no other value of an expected key is valid now;
+ *  - asOf: at each `at`, expectLive facts valid and expectNotLive facts not.
  */
-export function checkScenario(scenario: Scenario, store: InMemoryFactStore): string[] {
+export function checkScenario(scenario: Scenario, facts: TimelineFact[]): string[] {
   const problems: string[] = [];
-  for (const expected of scenario.expectLive) {
-    const live = store.facts.filter((f) => f.live && sameFact(f, expected));
-    if (live.length !== 1) problems.push(`expected one live "${show(expected)}", found ${live.length}`);
+  const now = scenarioNow(scenario);
+  for (const e of scenario.expectLive) {
+    const n = facts.filter((f) => sameFact(f, e) && validAt(f, now)).length;
+    if (n !== 1) problems.push(`expected one live "${show(e)}", found ${n}`);
   }
-  for (const expected of scenario.expectInvalidated ?? []) {
-    const stored = store.facts.filter((f) => sameFact(f, expected));
-    if (stored.length === 0) problems.push(`expected "${show(expected)}" in history, never stored`);
-    if (stored.some((f) => f.live)) problems.push(`expected "${show(expected)}" not live, but it is`);
+  for (const e of scenario.expectPlanned ?? []) {
+    if (!facts.some((f) => sameFact(f, e) && plannedAt(f, now))) problems.push(`expected planned "${show(e)}"`);
+  }
+  for (const e of scenario.expectInvalidated ?? []) {
+    const stored = facts.filter((f) => sameFact(f, e));
+    if (stored.length === 0) problems.push(`expected "${show(e)}" in history, never stored`);
+    if (stored.some((f) => validAt(f, now) || plannedAt(f, now))) problems.push(`expected "${show(e)}" not live or planned, but it is`);
   }
   const keys: ScenarioKey[] = [...scenario.expectLive, ...(scenario.expectInvalidated ?? []), ...(scenario.expectNoLive ?? [])];
   for (const key of keys) {
-    for (const fact of store.facts.filter((f) => f.live && sameKey(f, key))) {
-      if (!scenario.expectLive.some((e) => sameFact(fact, e))) problems.push(`unexpected live "${fact.userId}/${fact.subject} ${fact.predicate} ${fact.object}"`);
+    for (const f of facts.filter((x) => sameKey(x, key) && validAt(x, now))) {
+      if (!scenario.expectLive.some((e) => sameFact(f, e))) problems.push(`unexpected live "${showStored(f)}"`);
     }
   }
+  for (const check of scenario.asOf ?? []) {
+    const t = Date.parse(check.at);
+    for (const e of check.expectLive ?? []) if (!facts.some((f) => sameFact(f, e) && validAt(f, t))) problems.push(`as of ${check.at}: expected "${show(e)}" valid`);
+    for (const e of check.expectNotLive ?? []) if (facts.some((f) => sameFact(f, e) && validAt(f, t))) problems.push(`as of ${check.at}: expected "${show(e)}" not valid`);
+  }
+  if (problems.length > 0) problems.push(`stored: ${facts.map(showStored).join('; ')}`);
   return [...new Set(problems)];
 }
 
 export interface ScenarioResult {
+  id?: string;
   name: string;
   passed: boolean;
   problems: string[];
 }
 
-export async function runScenarios(scenarios: Scenario[], deps: SimulationDeps): Promise<{ accuracy: number; results: ScenarioResult[] }> {
+export async function runScenarios(scenarios: Scenario[], deps: SimulationDeps): Promise<{ accuracy: number; passed: number; results: ScenarioResult[] }> {
   const results: ScenarioResult[] = [];
   for (const scenario of scenarios) {
-    const store = await simulate(scenario.steps, deps);
-    const problems = checkScenario(scenario, store);
-    results.push({ name: scenario.name, passed: problems.length === 0, problems });
+    const problems = checkScenario(scenario, await simulate(scenario.steps, deps));
+    results.push({ id: scenario.id, name: scenario.name, passed: problems.length === 0, problems });
   }
   const passed = results.filter((r) => r.passed).length;
-  return { accuracy: results.length === 0 ? 1 : Math.round((passed / results.length) * 1000) / 1000, results };
+  return { accuracy: results.length === 0 ? 1 : Math.round((passed / results.length) * 1000) / 1000, passed, results };
 }
