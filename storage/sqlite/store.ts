@@ -88,7 +88,11 @@ export class SqliteStore implements Store {
   }
 
   async scrubErased(): Promise<void> {
-    // Full-text index segments keep deleted rows until they are merged: purge them here, before the checkpoint.
+    // Full-text index segments keep a deleted row's terms until they are merged: merge them, before the checkpoint.
+    this.db.prepare(`INSERT INTO text_index (text_index) VALUES ('optimize')`).run();
+    // ANALYZE (run by `PRAGMA optimize` at open) samples index keys, content included, into sqlite_stat4.
+    // The planner keeps sqlite_stat1's counts, which hold no content.
+    if (this.db.prepare(`SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat4'`).get()) this.db.prepare('DELETE FROM sqlite_stat4').run();
     await checkpointAndTruncateWal(this.db);
   }
 

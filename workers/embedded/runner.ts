@@ -251,7 +251,7 @@ export class EmbeddedQueue implements WriteQueue {
     try {
       const result = await this.executorFor().run(lane, job, `${this.owner}-${row.id}`);
       recordStageTimings(result.timings, result.kind === 'failed' ? result.stage : undefined);
-      if (result.kind === 'failed') throw new Error(`${result.stage}: ${result.message}`);
+      if (result.kind === 'failed') throw new Error(result.message);
       if (result.kind === 'wait') {
         // Not a failure: an earlier write of the scope is unfinished. Give the attempt back and look again shortly.
         this.statements.later.run(Date.now() + 10, Date.now(), row.id);

