@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readlinkSync, realpathSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
 import { CACHE, ensureElasticsearch, ensureFerretDb, ensureRedis, log } from './install.js';
+import { freePort } from './ports.js';
 
 /**
  * The three servers of the production mode, started as local processes for development and tests.
@@ -64,16 +64,6 @@ function isOurs(entry: ServiceState): boolean {
   }
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 /** One probe: resolves true when the server answers a real request. */
 async function answers(name: ServiceName, port: number): Promise<boolean> {

@@ -1,8 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../backends/ports.js';
 
 /**
  * Starts a throwaway redis-server for the suite (unless TEST_REDIS_URL is
@@ -12,16 +12,6 @@ import { join } from 'node:path';
 let child: ChildProcess | null = null;
 let dir: string | null = null;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 export async function setup() {
   if (process.env.TEST_REDIS_URL) return;
