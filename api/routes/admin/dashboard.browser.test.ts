@@ -1,11 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { chromiumPath as executablePath, launchChromium } from '../../../test/support/browser.js';
 import { testRedisUrl } from '../../../test/support/redis.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 
 /** Loads the queue dashboard in headless Chromium (Debian's, installed by .ci/run) and reads what it shows. */
-const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((bin) => spawnSync(bin, ['--version']).status === 0);
 if (!executablePath) console.warn('Dashboard browser test skipped: no chromium (apt-get install chromium)');
 
 let t: TestServer;
@@ -13,10 +12,7 @@ let browser: Browser;
 beforeAll(async () => {
   if (!executablePath) return;
   t = await startTestServer({ REDIS_URL: testRedisUrl(), ADMIN_CREDENTIALS: 'ops:s3cret' });
-  browser = await chromium.launch({
-    executablePath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,10 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumPath as executablePath, launchChromium } from '../../../test/support/browser.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 
 /** Drives the /docs playground in headless Chromium (Debian's, installed by .ci/run) as a user would. */
-const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((bin) => spawnSync(bin, ['--version']).status === 0);
 if (!executablePath) console.warn('Playground browser test skipped: no chromium (apt-get install chromium)');
 
 let t: TestServer;
@@ -12,10 +11,7 @@ let browser: Browser;
 beforeAll(async () => {
   if (!executablePath) return;
   t = await startTestServer();
-  browser = await chromium.launch({
-    executablePath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
