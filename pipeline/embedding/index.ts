@@ -5,7 +5,7 @@ import { createOpenAIEmbedder, type OpenAIEmbedderOptions } from './openai-embed
 
 export type EmbedderConfig = Pick<
   Config,
-  'EMBEDDER' | 'OPENAI_BASE_URL' | 'OPENAI_API_KEY' | 'EMBEDDING_MODEL' | 'EMBEDDING_DIMENSIONS' | 'DATA_DIR'
+  'EMBEDDER' | 'OPENAI_BASE_URL' | 'OPENAI_API_KEY' | 'EMBEDDING_MODEL' | 'EMBEDDING_DIMENSIONS' | 'DATA_DIR' | 'ONNX_MODEL_DIR'
 > & {
   /** Where the GloVe cache lives; default `<DATA_DIR>/cache`. */
   CACHE_DIR?: string;
@@ -19,7 +19,7 @@ export interface EmbedderOverrides {
 /**
  * The embedder the configuration asks for. `glove` builds its cache under CACHE_DIR
  * (default `<DATA_DIR>/cache/`) on first use (a few seconds, once); `openai` probes the model's
- * dimensions with one request unless EMBEDDING_DIMENSIONS is set.
+ * dimensions with one request unless EMBEDDING_DIMENSIONS is set; `onnx` loads the model in ONNX_MODEL_DIR.
  */
 export async function createEmbedder(config: EmbedderConfig, overrides: EmbedderOverrides = {}): Promise<Embedder> {
   switch (config.EMBEDDER) {
@@ -33,6 +33,12 @@ export async function createEmbedder(config: EmbedderConfig, overrides: Embedder
         model: config.EMBEDDING_MODEL,
         dimensions: config.EMBEDDING_DIMENSIONS,
       });
+    case 'onnx': {
+      if (!config.ONNX_MODEL_DIR) throw new Error('ONNX_MODEL_DIR is required when EMBEDDER=onnx');
+      // Imported on demand: the other embedders never load onnxruntime-node.
+      const { createOnnxEmbedder } = await import('./onnx-embedder.js');
+      return createOnnxEmbedder({ modelDir: config.ONNX_MODEL_DIR });
+    }
     default:
       throw new Error(`Unknown EMBEDDER: ${String((config as { EMBEDDER: unknown }).EMBEDDER)}`);
   }
