@@ -2,6 +2,8 @@ import type { Config } from '../../core/config.js';
 import type { Embedder } from '../types.js';
 import { createGloveEmbedder } from './glove-embedder.js';
 import { createOpenAIEmbedder, type OpenAIEmbedderOptions } from './openai-embedder.js';
+// Loads onnxruntime-node only when an ONNX embedder is created.
+import { createOnnxEmbedder } from './onnx-embedder.js';
 
 export type EmbedderConfig = Pick<
   Config,
@@ -35,8 +37,6 @@ export async function createEmbedder(config: EmbedderConfig, overrides: Embedder
       });
     case 'onnx': {
       if (!config.ONNX_MODEL_DIR) throw new Error('ONNX_MODEL_DIR is required when EMBEDDER=onnx');
-      // Imported on demand: the other embedders never load onnxruntime-node.
-      const { createOnnxEmbedder } = await import('./onnx-embedder.js');
       return createOnnxEmbedder({ modelDir: config.ONNX_MODEL_DIR });
     }
     default:
