@@ -4,7 +4,7 @@ import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import type { Embedder } from '../types.js';
 import { readOnnxModelFolder, type OnnxModelFolder } from './onnx-model-folder.js';
 import { poolTokens } from './token-pooling.js';
-import { loadTransformerTokenizer, type TransformerTokenizer } from './transformer-tokenizer.js';
+import { loadTransformerTokenizer, type TokenizedText, type TransformerTokenizer } from './transformer-tokenizer.js';
 
 /**
  * A local transformer sentence-embedding model (e.g. all-MiniLM-L6-v2) exported to ONNX, run by
@@ -44,11 +44,7 @@ export class OnnxEmbedder implements Embedder {
   private constructor(
     readonly id: string,
     readonly dimensions: number,
-    private readonly runtime: OnnxRuntime,
-    private readonly session: InferenceSession,
-    private readonly tokenizer: TransformerTokenizer,
-    private readonly folder: OnnxModelFolder,
-    private readonly batchSize: number,
+    private readonly model: SentenceModel,
   ) {}
 
   static async create(options: OnnxEmbedderOptions): Promise<OnnxEmbedder> {
@@ -61,12 +57,27 @@ export class OnnxEmbedder implements Embedder {
       graphOptimizationLevel: 'all',
     });
     const tokenizer = loadTransformerTokenizer(folder.tokenizerPath, folder.tokenizerConfigPath, folder.maxTokens);
+    const model = new SentenceModel(runtime, session, tokenizer, folder, options.batchSize ?? DEFAULT_BATCH_SIZE);
     // The same folder name can hold another export: the id names the file's content too.
     const digest = createHash('sha256').update(modelBytes).digest('hex').slice(0, 12);
-    const probe = new OnnxEmbedder(`onnx:${folder.name}@${digest}`, 0, runtime, session, tokenizer, folder, options.batchSize ?? DEFAULT_BATCH_SIZE);
-    const [vector] = await probe.embed(['dimension probe']);
-    return new OnnxEmbedder(probe.id, vector.length, runtime, session, tokenizer, folder, probe.batchSize);
+    const [probe] = await model.embed(['dimension probe']);
+    return new OnnxEmbedder(`onnx:${folder.name}@${digest}`, probe.length, model);
   }
+
+  embed(texts: string[]): Promise<Float32Array[]> {
+    return this.model.embed(texts);
+  }
+}
+
+/** Tokenises, batches, runs and pools: one unit vector per text, in input order. */
+class SentenceModel {
+  constructor(
+    private readonly runtime: OnnxRuntime,
+    private readonly session: InferenceSession,
+    private readonly tokenizer: TransformerTokenizer,
+    private readonly folder: OnnxModelFolder,
+    private readonly batchSize: number,
+  ) {}
 
   async embed(texts: string[]): Promise<Float32Array[]> {
     const encoded = texts.map((text) => this.tokenizer.encode(text));
@@ -81,7 +92,7 @@ export class OnnxEmbedder implements Embedder {
     return vectors;
   }
 
-  private async runBatch(batch: { ids: number[]; typeIds: number[] }[]): Promise<Float32Array[]> {
+  private async runBatch(batch: TokenizedText[]): Promise<Float32Array[]> {
     const rows = batch.length;
     const length = Math.max(...batch.map((e) => e.ids.length));
     const ids = new BigInt64Array(rows * length);
@@ -94,12 +105,11 @@ export class OnnxEmbedder implements Embedder {
         types[row * length + t] = BigInt(e.typeIds[t]);
       }
     });
-    const tensor = (data: BigInt64Array) => new this.runtime.Tensor('int64', data, [rows, length]);
-    const feeds: Record<string, Tensor> = {};
     const available = { input_ids: ids, attention_mask: mask, token_type_ids: types };
+    const feeds: Record<string, Tensor> = {};
     for (const name of this.session.inputNames) {
       if (!(name in available)) throw new Error(`ONNX model ${this.folder.name} wants an input named ${name}, which Engram cannot provide`);
-      feeds[name] = tensor(available[name as keyof typeof available]);
+      feeds[name] = new this.runtime.Tensor('int64', available[name as keyof typeof available], [rows, length]);
     }
     const outputs = await this.session.run(feeds);
     const output = outputs[this.session.outputNames[0]];
