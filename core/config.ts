@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { onnxModelFolderProblem } from '../pipeline/embedding/onnx-model-folder.js';
 
 const optionalUrl = z.string().trim().min(1).url().optional();
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -47,7 +48,9 @@ export const configSchema = z.object({
    */
   JOB_LOCK_MS: positiveInt(5_000),
 
-  EMBEDDER: z.enum(['glove', 'openai']).default('glove'),
+  EMBEDDER: z.enum(['glove', 'openai', 'onnx']).default('glove'),
+  /** EMBEDDER=onnx: a folder with model.onnx and tokenizer.json (`npm run --silent models:onnx` fetches one). */
+  ONNX_MODEL_DIR: z.string().min(1).optional(),
   EXTRACTOR: z.enum(['rules', 'openai']).default('rules'),
   JUDGE: z.enum(['rules', 'openai']).default('rules'),
   OPENAI_BASE_URL: optionalUrl,
@@ -56,6 +59,12 @@ export const configSchema = z.object({
   EMBEDDING_DIMENSIONS: z.coerce.number().int().positive().optional(),
   EXTRACTION_MODEL: z.string().min(1).default('gpt-4o-mini'),
   JUDGE_MODEL: z.string().min(1).default('gpt-4o-mini'),
+}).superRefine((config, ctx) => {
+  if (config.EMBEDDER !== 'onnx') return;
+  const problem = config.ONNX_MODEL_DIR
+    ? onnxModelFolderProblem(config.ONNX_MODEL_DIR)
+    : 'required when EMBEDDER=onnx (a folder with model.onnx and tokenizer.json; `npm run --silent models:onnx` fetches one)';
+  if (problem) ctx.addIssue({ code: 'custom', path: ['ONNX_MODEL_DIR'], message: problem });
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -2,10 +2,12 @@ import type { Config } from '../../core/config.js';
 import type { Embedder } from '../types.js';
 import { createGloveEmbedder } from './glove-embedder.js';
 import { createOpenAIEmbedder, type OpenAIEmbedderOptions } from './openai-embedder.js';
+// Loads onnxruntime-node only when an ONNX embedder is created.
+import { createOnnxEmbedder } from './onnx-embedder.js';
 
 export type EmbedderConfig = Pick<
   Config,
-  'EMBEDDER' | 'OPENAI_BASE_URL' | 'OPENAI_API_KEY' | 'EMBEDDING_MODEL' | 'EMBEDDING_DIMENSIONS' | 'DATA_DIR'
+  'EMBEDDER' | 'OPENAI_BASE_URL' | 'OPENAI_API_KEY' | 'EMBEDDING_MODEL' | 'EMBEDDING_DIMENSIONS' | 'DATA_DIR' | 'ONNX_MODEL_DIR'
 > & {
   /** Where the GloVe cache lives; default `<DATA_DIR>/cache`. */
   CACHE_DIR?: string;
@@ -19,7 +21,7 @@ export interface EmbedderOverrides {
 /**
  * The embedder the configuration asks for. `glove` builds its cache under CACHE_DIR
  * (default `<DATA_DIR>/cache/`) on first use (a few seconds, once); `openai` probes the model's
- * dimensions with one request unless EMBEDDING_DIMENSIONS is set.
+ * dimensions with one request unless EMBEDDING_DIMENSIONS is set; `onnx` loads the model in ONNX_MODEL_DIR.
  */
 export async function createEmbedder(config: EmbedderConfig, overrides: EmbedderOverrides = {}): Promise<Embedder> {
   switch (config.EMBEDDER) {
@@ -33,6 +35,10 @@ export async function createEmbedder(config: EmbedderConfig, overrides: Embedder
         model: config.EMBEDDING_MODEL,
         dimensions: config.EMBEDDING_DIMENSIONS,
       });
+    case 'onnx': {
+      if (!config.ONNX_MODEL_DIR) throw new Error('ONNX_MODEL_DIR is required when EMBEDDER=onnx');
+      return createOnnxEmbedder({ modelDir: config.ONNX_MODEL_DIR });
+    }
     default:
       throw new Error(`Unknown EMBEDDER: ${String((config as { EMBEDDER: unknown }).EMBEDDER)}`);
   }
