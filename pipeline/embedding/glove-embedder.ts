@@ -28,7 +28,7 @@ export class GloveEmbedder implements Embedder {
 
   /** A query vector whose words are scaled by `termWeight(stem)` (collection statistics). */
   embedQuery(text: string, termWeight: (stem: string) => number): Float32Array {
-    return this.encode(text, termWeight);
+    return this.encode(text, { termWeight });
   }
 
   async embed(texts: string[]): Promise<Float32Array[]> {

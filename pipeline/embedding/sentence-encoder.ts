@@ -35,7 +35,16 @@ export interface SentenceRecipe {
    * its informativeness (an IDF taken from the word's frequency rank), so that shared rare words
    * count the way they do in keyword search. `share` of the final cosine, taken from the others.
    */
-  lexical?: { buckets: number; share: number; weight: 'sif' | 'idf' | 'flat' };
+  lexical?: { buckets: number; share: number; weight: 'sif' | 'idf' | 'flat'; bigrams?: number };
+  /** Weight of a leading speaker label ("Caroline: …", "user: …"); 1 treats it as any other words. */
+  speakerLabelWeight?: number;
+  /** Possessives and compounds ("caroline's", "dog-friendly") feed the lexical block as their words. */
+  splitLexicalWords?: boolean;
+  /**
+   * Documents with fewer than `words` distinct content words move part of their length onto a
+   * dimension queries never use, scaling their cosine with every query by (n / words)^exponent.
+   */
+  lengthPivot?: { words: number; exponent: number };
 }
 
 export const DEFAULT_RECIPE: Readonly<SentenceRecipe> = Object.freeze({
@@ -48,20 +57,21 @@ export const DEFAULT_RECIPE: Readonly<SentenceRecipe> = Object.freeze({
 });
 
 export function sentenceDimensions(table: Pick<GloveTable, 'dimensions'>, recipe: SentenceRecipe): number {
-  return table.dimensions + recipe.ngram.buckets + (recipe.lexical?.buckets ?? 0) + 1;
+  return table.dimensions + recipe.ngram.buckets + (recipe.lexical?.buckets ?? 0) + (recipe.lengthPivot ? 1 : 0) + 1;
 }
 
 /**
  * `termWeight` (queries only) scales each token by a factor for its stem, e.g. an inverse document
  * frequency from the searched collection, so words every memory shares stop dominating the query.
  */
-export type SentenceEncoder = (text: string, termWeight?: (stem: string) => number) => Float32Array;
+export type SentenceEncoder = (text: string, query?: { termWeight?: (stem: string) => number }) => Float32Array;
 
 export function createSentenceEncoder(table: GloveTable, recipe: SentenceRecipe = DEFAULT_RECIPE): SentenceEncoder {
   const wordDims = table.dimensions;
   const lexicalStart = wordDims + recipe.ngram.buckets;
   const lexicalBuckets = recipe.lexical?.buckets ?? 0;
-  const emptyMarker = lexicalStart + lexicalBuckets;
+  const lengthPad = recipe.lengthPivot ? lexicalStart + lexicalBuckets : -1;
+  const emptyMarker = lexicalStart + lexicalBuckets + (recipe.lengthPivot ? 1 : 0);
   const dimensions = emptyMarker + 1;
   const wordWeights = new Float32Array(table.wordCount);
   for (let rank = 0; rank < table.wordCount; rank++) wordWeights[rank] = sifWeight(rank, table.wordCount, recipe.sifSmoothing);
@@ -77,7 +87,8 @@ export function createSentenceEncoder(table: GloveTable, recipe: SentenceRecipe 
     return wordWeights[rank];
   };
 
-  return (text: string, termWeight?: (stem: string) => number): Float32Array => {
+  return (text: string, query?: { termWeight?: (stem: string) => number }): Float32Array => {
+    const termWeight = query?.termWeight;
     const features = new Float64Array(dimensions);
     const wordBlock = features.subarray(0, wordDims);
     const ngramBlock = features.subarray(wordDims, lexicalStart);
@@ -94,18 +105,37 @@ export function createSentenceEncoder(table: GloveTable, recipe: SentenceRecipe 
       return weight;
     };
 
-    for (const token of tokenize(normalizeText(text))) {
-      if (isStopWord(token)) continue;
-      const stem = stemmer(token);
-      factor = termWeight ? termWeight(stem) : 1;
-      if (factor <= 0) continue;
-      const rank = rankOf.get(token);
-      if (seenStems && !seenStems.has(stem)) {
-        // Each stem counts once (keyword search saturates term frequency quickly).
-        seenStems.add(stem);
-        addWholeToken(stem, lexicalWeight(rank) * factor, lexicalBlock, lexicalBuckets);
+    const { label, body } = splitSpeakerLabel(text, recipe.speakerLabelWeight);
+    const labelTokens = label ? tokenize(normalizeText(label)) : [];
+    const tokens = [...labelTokens, ...tokenize(normalizeText(body))];
+    let previousStem: string | undefined;
+    let contentWords = 0;
+    tokens.forEach((token, index) => {
+      const labelFactor = index < labelTokens.length ? (recipe.speakerLabelWeight ?? 1) : 1;
+      if (isStopWord(token)) {
+        previousStem = undefined;
+        return;
       }
-      if (isStopWord(token)) continue;
+      const parts = recipe.splitLexicalWords ? lexicalWords(token) : [token];
+      const stems = parts.map((p) => stemmer(p));
+      factor = labelFactor * (termWeight ? Math.max(0, ...stems.map((st) => termWeight(st))) : 1);
+      if (factor <= 0) return;
+      const rank = rankOf.get(token);
+      if (seenStems) {
+        for (let i = 0; i < parts.length; i++) {
+          if (seenStems.has(stems[i])) continue;
+          // Each stem counts once (keyword search saturates term frequency quickly).
+          seenStems.add(stems[i]);
+          contentWords++;
+          const partRank = parts.length === 1 ? rank : rankOf.get(parts[i]);
+          addWholeToken(stems[i], lexicalWeight(partRank) * factor, lexicalBlock, lexicalBuckets);
+        }
+        const bigramWeight = recipe.lexical?.bigrams ?? 0;
+        if (bigramWeight > 0 && previousStem !== undefined && labelFactor === 1) {
+          addWholeToken(`${previousStem} ${stems[0]}`, bigramWeight * Math.min(lexicalWeight(rank), 1) * factor, lexicalBlock, lexicalBuckets);
+        }
+        previousStem = stems.at(-1);
+      }
       let tokenWeight = 0;
       if (rank !== undefined) {
         tokenWeight = addWord(rank);
@@ -117,7 +147,7 @@ export function createSentenceEncoder(table: GloveTable, recipe: SentenceRecipe 
         if (tokenWeight === 0) tokenWeight = recipe.unknownTokenWeight * factor;
       }
       if (tokenWeight > 0) addTokenNgrams(token, tokenWeight, ngramBlock, 0, recipe.ngram);
-    }
+    });
 
     if (commonDirection) subtractProjection(wordBlock, commonDirection);
     const otherShare = 1 - lexicalShare;
@@ -135,6 +165,12 @@ export function createSentenceEncoder(table: GloveTable, recipe: SentenceRecipe 
     for (let d = 0; d < lexicalBuckets; d++) output[lexicalStart + d] = lexicalScale * lexicalBlock[d];
     // Renormalise: some blocks may be absent (all words unknown, or n-grams cancelled out).
     normalizeInPlace(output);
+    if (recipe.lengthPivot && !query) {
+      const { words, exponent } = recipe.lengthPivot;
+      const kept = Math.min(1, (contentWords / words) ** exponent);
+      for (let d = 0; d < lengthPad; d++) output[d] *= kept;
+      output[lengthPad] = Math.sqrt(1 - kept * kept);
+    }
     return output;
   };
 }
@@ -159,4 +195,19 @@ function subtractProjection(vector: Float64Array, unitDirection: Float64Array): 
   let projection = 0;
   for (let d = 0; d < unitDirection.length; d++) projection += vector[d] * unitDirection[d];
   for (let d = 0; d < unitDirection.length; d++) vector[d] -= projection * unitDirection[d];
+}
+
+/** Letter/digit runs of a token that are not stop words: "caroline's" -> ["caroline"]. */
+function lexicalWords(token: string): string[] {
+  const words = token.split(/[^\p{L}\p{N}]+/u).filter((w) => w && !isStopWord(w));
+  return words.length ? words : [token];
+}
+
+// "Caroline: …", "Dr Smith: …", "user: …": one to three words before a colon that opens the text.
+const SPEAKER_LABEL = /^\s*([\p{L}][\p{L}\p{N}'’.\-]*(?:\s+[\p{L}][\p{L}\p{N}'’.\-]*){0,2})\s*:\s+(?=\S)/u;
+
+function splitSpeakerLabel(text: string, weight: number | undefined): { label: string; body: string } {
+  if (weight === undefined || weight === 1) return { label: '', body: text };
+  const match = SPEAKER_LABEL.exec(text);
+  return match ? { label: match[1], body: text.slice(match[0].length) } : { label: '', body: text };
 }
