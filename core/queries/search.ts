@@ -58,19 +58,16 @@ export function inverseDocumentFrequency(stats: TermStatistics): ((stem: string)
  */
 export async function embedQuery(svc: Services, query: string, workspaceId?: string): Promise<Float32Array> {
   const embedder = svc.pipeline.embedder;
-  if (embedder.embedQuery && workspaceId) {
-    let stats: TermStatistics;
-    try {
-      stats = await svc.vectors.termStatistics(workspaceId, query);
-    } catch (error) {
-      svc.logger.warn({ err: error }, 'term statistics failed');
-      throw searchUnavailable();
-    }
-    const termWeight = inverseDocumentFrequency(stats);
-    if (termWeight) return embedder.embedQuery(query, termWeight);
+  if (!embedder.embedQuery) return (await embedder.embed([query]))[0];
+  if (!workspaceId) return embedder.embedQuery(query);
+  let stats: TermStatistics;
+  try {
+    stats = await svc.vectors.termStatistics(workspaceId, query);
+  } catch (error) {
+    svc.logger.warn({ err: error }, 'term statistics failed');
+    throw searchUnavailable();
   }
-  const [vector] = await embedder.embed([query]);
-  return vector;
+  return embedder.embedQuery(query, inverseDocumentFrequency(stats));
 }
 
 /** Top-k active memories by cosine; vector backend failures become 503 search_unavailable. */

@@ -35,25 +35,33 @@ export interface SentenceRecipe {
    * its informativeness (an IDF taken from the word's frequency rank), so that shared rare words
    * count the way they do in keyword search. `share` of the final cosine, taken from the others.
    */
-  lexical?: { buckets: number; share: number; weight: 'sif' | 'idf' | 'flat'; bigrams?: number };
-  /** Weight of a leading speaker label ("Caroline: …", "user: …"); 1 treats it as any other words. */
+  lexical?: { buckets: number; share: number; weight: 'sif' | 'idf' | 'flat' };
+  /**
+   * Weight of the words of a leading speaker label ("Caroline: …"); 1 treats them as any other
+   * words. Who said a line tells more about whose fact it is than the names mentioned in it.
+   */
   speakerLabelWeight?: number;
   /** Possessives and compounds ("caroline's", "dog-friendly") feed the lexical block as their words. */
   splitLexicalWords?: boolean;
   /**
-   * Documents with fewer than `words` distinct content words move part of their length onto a
-   * dimension queries never use, scaling their cosine with every query by (n / words)^exponent.
+   * Document length prior (pivoted length normalisation in cosine form): a stored text with n
+   * distinct content words < `words` moves part of its length onto a dimension queries never use,
+   * which scales its cosine with every query by (n / words)^exponent. Cosine normalisation alone
+   * favours short texts ("Thanks, Nate!") over the long ones that carry the facts.
    */
   lengthPivot?: { words: number; exponent: number };
 }
 
 export const DEFAULT_RECIPE: Readonly<SentenceRecipe> = Object.freeze({
   ngram: Object.freeze({ minN: 3, maxN: 4, buckets: 283 }),
-  ngramShare: 0.35,
+  ngramShare: 0.4,
   sifSmoothing: 1e-3,
   unknownTokenWeight: 1,
   commonDirectionWords: 50_000,
-  lexical: Object.freeze({ buckets: 256, share: 0.25, weight: 'sif' as const }),
+  lexical: Object.freeze({ buckets: 256, share: 0.3, weight: 'sif' as const }),
+  speakerLabelWeight: 2,
+  splitLexicalWords: true,
+  lengthPivot: Object.freeze({ words: 32, exponent: 0.25 }),
 });
 
 export function sentenceDimensions(table: Pick<GloveTable, 'dimensions'>, recipe: SentenceRecipe): number {
@@ -61,8 +69,9 @@ export function sentenceDimensions(table: Pick<GloveTable, 'dimensions'>, recipe
 }
 
 /**
- * `termWeight` (queries only) scales each token by a factor for its stem, e.g. an inverse document
- * frequency from the searched collection, so words every memory shares stop dominating the query.
+ * Encodes a stored text, or a query when `query` is given: queries carry no length prior, and
+ * `termWeight` scales each query word by a factor for its stem, e.g. an inverse document frequency
+ * from the searched collection, so words every memory shares stop dominating the query.
  */
 export type SentenceEncoder = (text: string, query?: { termWeight?: (stem: string) => number }) => Float32Array;
 
@@ -70,8 +79,8 @@ export function createSentenceEncoder(table: GloveTable, recipe: SentenceRecipe 
   const wordDims = table.dimensions;
   const lexicalStart = wordDims + recipe.ngram.buckets;
   const lexicalBuckets = recipe.lexical?.buckets ?? 0;
-  const lengthPad = recipe.lengthPivot ? lexicalStart + lexicalBuckets : -1;
-  const emptyMarker = lexicalStart + lexicalBuckets + (recipe.lengthPivot ? 1 : 0);
+  const lengthPad = lexicalStart + lexicalBuckets;
+  const emptyMarker = lengthPad + (recipe.lengthPivot ? 1 : 0);
   const dimensions = emptyMarker + 1;
   const wordWeights = new Float32Array(table.wordCount);
   for (let rank = 0; rank < table.wordCount; rank++) wordWeights[rank] = sifWeight(rank, table.wordCount, recipe.sifSmoothing);
@@ -92,8 +101,7 @@ export function createSentenceEncoder(table: GloveTable, recipe: SentenceRecipe 
     const features = new Float64Array(dimensions);
     const wordBlock = features.subarray(0, wordDims);
     const ngramBlock = features.subarray(wordDims, lexicalStart);
-    const lexicalBlock = features.subarray(lexicalStart, emptyMarker);
-    const seenStems = lexicalBuckets ? new Set<string>() : undefined;
+    const lexicalBlock = features.subarray(lexicalStart, lengthPad);
 
     // Adds the word's weighted unit vector; returns its weight.
     let factor = 1;
@@ -108,34 +116,21 @@ export function createSentenceEncoder(table: GloveTable, recipe: SentenceRecipe 
     const { label, body } = splitSpeakerLabel(text, recipe.speakerLabelWeight);
     const labelTokens = label ? tokenize(normalizeText(label)) : [];
     const tokens = [...labelTokens, ...tokenize(normalizeText(body))];
-    let previousStem: string | undefined;
-    let contentWords = 0;
+    const contentStems = new Set<string>();
     tokens.forEach((token, index) => {
+      if (isStopWord(token)) return;
+      const words = recipe.splitLexicalWords ? lexicalWords(token) : [token];
+      const stems = words.map((word) => stemmer(word));
       const labelFactor = index < labelTokens.length ? (recipe.speakerLabelWeight ?? 1) : 1;
-      if (isStopWord(token)) {
-        previousStem = undefined;
-        return;
-      }
-      const parts = recipe.splitLexicalWords ? lexicalWords(token) : [token];
-      const stems = parts.map((p) => stemmer(p));
-      factor = labelFactor * (termWeight ? Math.max(0, ...stems.map((st) => termWeight(st))) : 1);
+      factor = labelFactor * (termWeight ? Math.max(0, ...stems.map(termWeight)) : 1);
       if (factor <= 0) return;
       const rank = rankOf.get(token);
-      if (seenStems) {
-        for (let i = 0; i < parts.length; i++) {
-          if (seenStems.has(stems[i])) continue;
-          // Each stem counts once (keyword search saturates term frequency quickly).
-          seenStems.add(stems[i]);
-          contentWords++;
-          const partRank = parts.length === 1 ? rank : rankOf.get(parts[i]);
-          addWholeToken(stems[i], lexicalWeight(partRank) * factor, lexicalBlock, lexicalBuckets);
-        }
-        const bigramWeight = recipe.lexical?.bigrams ?? 0;
-        if (bigramWeight > 0 && previousStem !== undefined && labelFactor === 1) {
-          addWholeToken(`${previousStem} ${stems[0]}`, bigramWeight * Math.min(lexicalWeight(rank), 1) * factor, lexicalBlock, lexicalBuckets);
-        }
-        previousStem = stems.at(-1);
-      }
+      stems.forEach((stem, i) => {
+        // Each stem counts once (keyword search saturates term frequency quickly).
+        if (contentStems.has(stem)) return;
+        contentStems.add(stem);
+        if (lexicalBuckets) addWholeToken(stem, lexicalWeight(words.length === 1 ? rank : rankOf.get(words[i])) * factor, lexicalBlock, lexicalBuckets);
+      });
       let tokenWeight = 0;
       if (rank !== undefined) {
         tokenWeight = addWord(rank);
@@ -167,7 +162,7 @@ export function createSentenceEncoder(table: GloveTable, recipe: SentenceRecipe 
     normalizeInPlace(output);
     if (recipe.lengthPivot && !query) {
       const { words, exponent } = recipe.lengthPivot;
-      const kept = Math.min(1, (contentWords / words) ** exponent);
+      const kept = Math.min(1, (contentStems.size / words) ** exponent);
       for (let d = 0; d < lengthPad; d++) output[d] *= kept;
       output[lengthPad] = Math.sqrt(1 - kept * kept);
     }

@@ -32,7 +32,7 @@ for (const c of conversations) {
 const queryVector = (question: string) => {
   const frequencies = new Map(keywordTerms(question).map((w) => [termStem(w), documentFrequency.get(termStem(w)) ?? 0]));
   const termWeight = inverseDocumentFrequency({ documents, frequencies });
-  return termWeight ? embedder.embedQuery(question, termWeight) : embedder.embedOne(question);
+  return embedder.embedQuery(question, termWeight);
 };
 
 const started = performance.now();
