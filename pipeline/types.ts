@@ -37,11 +37,12 @@ export interface Embedder {
   /** Returns one L2-normalised vector per text, in order. Deterministic for the default embedder. */
   embed(texts: string[]): Promise<Float32Array[]>;
   /**
-   * Optional: the query's vector with each word scaled by `termWeight(stem)` (from the searched
+   * Optional: the vector of a query, to compare with stored texts' vectors (query and document
+   * encoders may differ), with each word scaled by `termWeight(stem)` when given (from the searched
    * collection's statistics), so words most memories share weigh less. Embedders without it embed
    * the query like any text.
    */
-  embedQuery?(text: string, termWeight: (stem: string) => number): Float32Array;
+  embedQuery?(text: string, termWeight?: (stem: string) => number): Float32Array;
 }
 
 // ---------------------------------------------------------------- entities

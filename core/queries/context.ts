@@ -25,7 +25,9 @@ class FactEmbeddingCache {
   async get(embedder: Embedder, facts: FactRecord[]): Promise<Float32Array[]> {
     const missing = facts.filter((f) => !this.vectors.has(this.key(embedder, f)));
     if (missing.length) {
-      const computed = await embedder.embed(missing.map(factText));
+      // A fact is a short statement matched against the query's vector, like a query: the length
+      // prior of stored memories (which would sink every short text) does not apply to it.
+      const computed = embedder.embedQuery ? missing.map((f) => embedder.embedQuery!(factText(f))) : await embedder.embed(missing.map(factText));
       missing.forEach((f, i) => this.vectors.set(this.key(embedder, f), computed[i]));
       // Map iteration order is insertion order: drop the oldest entries.
       for (const key of this.vectors.keys()) {

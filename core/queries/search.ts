@@ -39,33 +39,35 @@ const MIN_DOCUMENTS_FOR_IDF = 50;
 const IDF_FLOOR = 0.15;
 
 /**
+ * Each query word's weight from the collection's statistics: BM25's idf scaled to [IDF_FLOOR, 1],
+ * so a name that appears in half the memories stops outweighing the rare word that singles out the
+ * answer. Undefined when the collection is too small for frequencies to mean anything.
+ */
+export function inverseDocumentFrequency(stats: TermStatistics): ((stem: string) => number) | undefined {
+  const n = stats.documents;
+  if (n < MIN_DOCUMENTS_FOR_IDF) return undefined;
+  const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  const top = idf(1);
+  return (stem) => IDF_FLOOR + (1 - IDF_FLOOR) * Math.min(1, idf(stats.frequencies.get(stem) ?? 0) / top);
+}
+
+/**
  * The query's embedding. With an embedder that supports it, each word is weighted by its inverse
- * document frequency in the keyword index, BM25's idf scaled to [IDF_FLOOR, 1]: a name that
- * appears in half the memories stops outweighing the rare word that singles out the answer.
- * Memories' vectors never change; only the query adapts to the collection.
+ * document frequency in the collection (`inverseDocumentFrequency`). Memories' vectors never change;
+ * only the query adapts to the collection.
  */
 export async function embedQuery(svc: Services, query: string, workspaceId?: string): Promise<Float32Array> {
   const embedder = svc.pipeline.embedder;
-  if (embedder.embedQuery && workspaceId) {
-    let stats: TermStatistics;
-    try {
-      stats = await svc.vectors.termStatistics(workspaceId, query);
-    } catch (error) {
-      svc.logger.warn({ err: error }, 'term statistics failed');
-      throw searchUnavailable();
-    }
-    const n = stats.documents;
-    if (n >= MIN_DOCUMENTS_FOR_IDF) {
-      const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      const top = idf(1);
-      return embedder.embedQuery(query, (stem) => {
-        const df = stats.frequencies.get(stem) ?? 0;
-        return IDF_FLOOR + (1 - IDF_FLOOR) * Math.min(1, idf(df) / top);
-      });
-    }
+  if (!embedder.embedQuery) return (await embedder.embed([query]))[0];
+  if (!workspaceId) return embedder.embedQuery(query);
+  let stats: TermStatistics;
+  try {
+    stats = await svc.vectors.termStatistics(workspaceId, query);
+  } catch (error) {
+    svc.logger.warn({ err: error }, 'term statistics failed');
+    throw searchUnavailable();
   }
-  const [vector] = await embedder.embed([query]);
-  return vector;
+  return embedder.embedQuery(query, inverseDocumentFrequency(stats));
 }
 
 /** Top-k active memories by cosine; vector backend failures become 503 search_unavailable. */

@@ -13,16 +13,18 @@ beforeAll(async () => {
 });
 
 const norm = (v: Float32Array) => Math.sqrt(cosine(v, v));
-const similarity = (a: string, b: string) => cosine(embedder.embedOne(a), embedder.embedOne(b));
+/** A query against a stored text, as search compares them. */
+const similarity = (query: string, stored: string) => cosine(embedder.embedQuery(query), embedder.embedOne(stored));
 
 describe('GloveEmbedder', () => {
   it('has a stable id and a fixed dimension count', async () => {
     expect(embedder.id).toBe(GLOVE_EMBEDDER_ID);
-    expect(embedder.id).toBe('glove-sg100d+ngram+lex-v2');
-    expect(embedder.dimensions).toBe(640);
+    expect(embedder.id).toBe('glove-sg100d+ngram+lex-v3');
+    expect(embedder.dimensions).toBe(641);
     const [vector] = await embedder.embed(['anything at all']);
     expect(vector).toBeInstanceOf(Float32Array);
-    expect(vector.length).toBe(640);
+    expect(vector.length).toBe(641);
+    expect(embedder.embedQuery('anything at all').length).toBe(641);
   });
 
   it('is deterministic across calls and instances', async () => {
@@ -84,25 +86,45 @@ describe('GloveEmbedder', () => {
     const memory = 'We finally adopted two guinea pigs from the shelter';
     // Same topic words beat a paraphrase-free sentence about pets in general.
     expect(similarity('guinea pig adoption', memory)).toBeGreaterThan(similarity('guinea pig adoption', 'We bought a hamster and a parrot at the pet shop') + 0.1);
-    expect(similarity('adopting', 'adopted')).toBeGreaterThan(0.5);
+    expect(cosine(embedder.embedQuery('adopting'), embedder.embedQuery('adopted'))).toBeGreaterThan(0.5);
   });
 
   it('weights query words by collection statistics in embedQuery', () => {
     const hiking = embedder.embedOne('Caroline: I went hiking in the mountains last weekend');
     const sunrise = embedder.embedOne('Melanie: I painted a sunrise over the lake');
-    const query = 'Did Caroline paint a sunrise?';
-    const plain = embedder.embedOne(query);
+    const query = "Is that Caroline's sunrise painting?";
+    const plain = embedder.embedQuery(query);
     expect(Array.from(embedder.embedQuery(query, () => 1))).toEqual(Array.from(plain));
-    // "caroline" is in half of the memories: weighted down, the rare words lead.
+    // "caroline" (here inside "caroline's") is in half of the memories: weighted down, the rare words lead.
     const weighted = embedder.embedQuery(query, (stem) => (stem === 'carolin' ? 0.1 : 1));
     expect(cosine(weighted, sunrise) - cosine(weighted, hiking)).toBeGreaterThan(cosine(plain, sunrise) - cosine(plain, hiking));
     expect(cosine(weighted, sunrise)).toBeGreaterThan(cosine(weighted, hiking));
     expect(norm(weighted)).toBeCloseTo(1, 5);
   });
 
+  it('prefers a long memory about the topic to a short line that only names it', async () => {
+    const query = 'How did Joanna feel about the screenplay?';
+    const short = 'Joanna: The screenplay!';
+    const long = 'Joanna: When the screenplay was finally accepted by the festival I cried for an hour, I was so proud and relieved after two years of rewrites.';
+    expect(similarity(query, long)).toBeGreaterThan(similarity(query, short) + 0.03);
+    // Without the length prior cosine normalisation alone ranks the short line first.
+    const table = await loadGloveTable(await ensureGloveCache('unused', { cacheDir: SHARED_TEST_CACHE_DIR }));
+    const withoutPrior = new GloveEmbedder(table, { ...DEFAULT_RECIPE, lengthPivot: undefined });
+    expect(cosine(withoutPrior.embedQuery(query), withoutPrior.embedOne(short))).toBeGreaterThan(cosine(withoutPrior.embedQuery(query), withoutPrior.embedOne(long)));
+    // The prior is on the stored side only: a query's vector has nothing on its dimension.
+    expect(embedder.embedQuery(short).at(-2)).toBe(0);
+    expect(embedder.embedOne(short).at(-2)).toBeGreaterThan(0);
+  });
+
+  it("ranks what a person said above what was said to them", () => {
+    const query = 'What does Jon want?';
+    expect(similarity(query, 'Jon: I want to open my own dance studio.')).toBeGreaterThan(similarity(query, 'Gina: Jon, you should want a dance studio of your own.') + 0.1);
+  });
+
   it('folds case, accents and typographic apostrophes', () => {
-    expect(similarity('Café MÜLLER', 'cafe muller')).toBeCloseTo(1, 5);
-    expect(similarity('Max’s bowl', "max's bowl")).toBeCloseTo(1, 5);
+    const same = (a: string, b: string) => cosine(embedder.embedOne(a), embedder.embedOne(b));
+    expect(same('Café MÜLLER', 'cafe muller')).toBeCloseTo(1, 5);
+    expect(same('Max’s bowl', "max's bowl")).toBeCloseTo(1, 5);
   });
 
   it('gives featureless text a unit "empty" vector orthogonal to real text', async () => {
@@ -127,7 +149,7 @@ describe('GloveEmbedder', () => {
   it('gives a custom recipe its own id', async () => {
     const table = await loadGloveTable(await ensureGloveCache('unused', { cacheDir: SHARED_TEST_CACHE_DIR }));
     const custom = new GloveEmbedder(table, { ...DEFAULT_RECIPE, ngramShare: 0.5 });
-    expect(custom.id).toMatch(/^glove-sg100d\+ngram\+lex-v2-custom-[0-9a-f]{8}$/);
+    expect(custom.id).toMatch(/^glove-sg100d\+ngram\+lex-v3-custom-[0-9a-f]{8}$/);
     expect(new GloveEmbedder(table, { ...DEFAULT_RECIPE }).id).toBe(GLOVE_EMBEDDER_ID);
     expect(custom.dimensions).toBe(embedder.dimensions);
   });

@@ -4,7 +4,7 @@ import { ensureGloveCache, loadGloveTable, type GloveCacheLocation, type GloveTa
 import { createSentenceEncoder, DEFAULT_RECIPE, sentenceDimensions, type SentenceEncoder, type SentenceRecipe } from './sentence-encoder.js';
 
 /** Changes whenever the vectors this embedder produces change (cache format, recipe, tokenizer). */
-export const GLOVE_EMBEDDER_ID = 'glove-sg100d+ngram+lex-v2';
+export const GLOVE_EMBEDDER_ID = 'glove-sg100d+ngram+lex-v3';
 
 // Texts encoded between two event-loop turns, so a big batch does not stall an API process.
 const TEXTS_PER_TURN = 256;
@@ -26,9 +26,9 @@ export class GloveEmbedder implements Embedder {
     return this.encode(text);
   }
 
-  /** A query vector whose words are scaled by `termWeight(stem)` (collection statistics). */
-  embedQuery(text: string, termWeight: (stem: string) => number): Float32Array {
-    return this.encode(text, termWeight);
+  /** A query's vector (no length prior), its words scaled by `termWeight(stem)` (collection statistics) when given. */
+  embedQuery(text: string, termWeight?: (stem: string) => number): Float32Array {
+    return this.encode(text, { termWeight });
   }
 
   async embed(texts: string[]): Promise<Float32Array[]> {

@@ -36,32 +36,51 @@ export interface SentenceRecipe {
    * count the way they do in keyword search. `share` of the final cosine, taken from the others.
    */
   lexical?: { buckets: number; share: number; weight: 'sif' | 'idf' | 'flat' };
+  /**
+   * Weight of the words of a leading speaker label ("Caroline: …"); 1 treats them as any other
+   * words. Who said a line tells more about whose fact it is than the names mentioned in it.
+   */
+  speakerLabelWeight?: number;
+  /** Possessives and compounds ("caroline's", "dog-friendly") feed the lexical block as their words. */
+  splitLexicalWords?: boolean;
+  /**
+   * Document length prior (pivoted length normalisation in cosine form): a stored text with n
+   * distinct content words < `words` moves part of its length onto a dimension queries never use,
+   * which scales its cosine with every query by (n / words)^exponent. Cosine normalisation alone
+   * favours short texts ("Thanks, Nate!") over the long ones that carry the facts.
+   */
+  lengthPivot?: { words: number; exponent: number };
 }
 
 export const DEFAULT_RECIPE: Readonly<SentenceRecipe> = Object.freeze({
   ngram: Object.freeze({ minN: 3, maxN: 4, buckets: 283 }),
-  ngramShare: 0.35,
+  ngramShare: 0.4,
   sifSmoothing: 1e-3,
   unknownTokenWeight: 1,
   commonDirectionWords: 50_000,
-  lexical: Object.freeze({ buckets: 256, share: 0.25, weight: 'sif' as const }),
+  lexical: Object.freeze({ buckets: 256, share: 0.3, weight: 'sif' as const }),
+  speakerLabelWeight: 2,
+  splitLexicalWords: true,
+  lengthPivot: Object.freeze({ words: 32, exponent: 0.25 }),
 });
 
 export function sentenceDimensions(table: Pick<GloveTable, 'dimensions'>, recipe: SentenceRecipe): number {
-  return table.dimensions + recipe.ngram.buckets + (recipe.lexical?.buckets ?? 0) + 1;
+  return table.dimensions + recipe.ngram.buckets + (recipe.lexical?.buckets ?? 0) + (recipe.lengthPivot ? 1 : 0) + 1;
 }
 
 /**
- * `termWeight` (queries only) scales each token by a factor for its stem, e.g. an inverse document
- * frequency from the searched collection, so words every memory shares stop dominating the query.
+ * Encodes a stored text, or a query when `query` is given: queries carry no length prior, and
+ * `termWeight` scales each query word by a factor for its stem, e.g. an inverse document frequency
+ * from the searched collection, so words every memory shares stop dominating the query.
  */
-export type SentenceEncoder = (text: string, termWeight?: (stem: string) => number) => Float32Array;
+export type SentenceEncoder = (text: string, query?: { termWeight?: (stem: string) => number }) => Float32Array;
 
 export function createSentenceEncoder(table: GloveTable, recipe: SentenceRecipe = DEFAULT_RECIPE): SentenceEncoder {
   const wordDims = table.dimensions;
   const lexicalStart = wordDims + recipe.ngram.buckets;
   const lexicalBuckets = recipe.lexical?.buckets ?? 0;
-  const emptyMarker = lexicalStart + lexicalBuckets;
+  const lengthPad = lexicalStart + lexicalBuckets;
+  const emptyMarker = lengthPad + (recipe.lengthPivot ? 1 : 0);
   const dimensions = emptyMarker + 1;
   const wordWeights = new Float32Array(table.wordCount);
   for (let rank = 0; rank < table.wordCount; rank++) wordWeights[rank] = sifWeight(rank, table.wordCount, recipe.sifSmoothing);
@@ -77,12 +96,12 @@ export function createSentenceEncoder(table: GloveTable, recipe: SentenceRecipe 
     return wordWeights[rank];
   };
 
-  return (text: string, termWeight?: (stem: string) => number): Float32Array => {
+  return (text: string, query?: { termWeight?: (stem: string) => number }): Float32Array => {
+    const termWeight = query?.termWeight;
     const features = new Float64Array(dimensions);
     const wordBlock = features.subarray(0, wordDims);
     const ngramBlock = features.subarray(wordDims, lexicalStart);
-    const lexicalBlock = features.subarray(lexicalStart, emptyMarker);
-    const seenStems = lexicalBuckets ? new Set<string>() : undefined;
+    const lexicalBlock = features.subarray(lexicalStart, lengthPad);
 
     // Adds the word's weighted unit vector; returns its weight.
     let factor = 1;
@@ -94,18 +113,24 @@ export function createSentenceEncoder(table: GloveTable, recipe: SentenceRecipe 
       return weight;
     };
 
-    for (const token of tokenize(normalizeText(text))) {
-      if (isStopWord(token)) continue;
-      const stem = stemmer(token);
-      factor = termWeight ? termWeight(stem) : 1;
-      if (factor <= 0) continue;
+    const { label, body } = splitSpeakerLabel(text, recipe.speakerLabelWeight);
+    const labelTokens = label ? tokenize(normalizeText(label)) : [];
+    const tokens = [...labelTokens, ...tokenize(normalizeText(body))];
+    const contentStems = new Set<string>();
+    tokens.forEach((token, index) => {
+      if (isStopWord(token)) return;
+      const words = recipe.splitLexicalWords ? lexicalWords(token) : [token];
+      const stems = words.map((word) => stemmer(word));
+      const labelFactor = index < labelTokens.length ? (recipe.speakerLabelWeight ?? 1) : 1;
+      factor = labelFactor * (termWeight ? Math.max(0, ...stems.map(termWeight)) : 1);
+      if (factor <= 0) return;
       const rank = rankOf.get(token);
-      if (seenStems && !seenStems.has(stem)) {
+      stems.forEach((stem, i) => {
         // Each stem counts once (keyword search saturates term frequency quickly).
-        seenStems.add(stem);
-        addWholeToken(stem, lexicalWeight(rank) * factor, lexicalBlock, lexicalBuckets);
-      }
-      if (isStopWord(token)) continue;
+        if (contentStems.has(stem)) return;
+        contentStems.add(stem);
+        if (lexicalBuckets) addWholeToken(stem, lexicalWeight(words.length === 1 ? rank : rankOf.get(words[i])) * factor, lexicalBlock, lexicalBuckets);
+      });
       let tokenWeight = 0;
       if (rank !== undefined) {
         tokenWeight = addWord(rank);
@@ -117,7 +142,7 @@ export function createSentenceEncoder(table: GloveTable, recipe: SentenceRecipe 
         if (tokenWeight === 0) tokenWeight = recipe.unknownTokenWeight * factor;
       }
       if (tokenWeight > 0) addTokenNgrams(token, tokenWeight, ngramBlock, 0, recipe.ngram);
-    }
+    });
 
     if (commonDirection) subtractProjection(wordBlock, commonDirection);
     const otherShare = 1 - lexicalShare;
@@ -135,6 +160,12 @@ export function createSentenceEncoder(table: GloveTable, recipe: SentenceRecipe 
     for (let d = 0; d < lexicalBuckets; d++) output[lexicalStart + d] = lexicalScale * lexicalBlock[d];
     // Renormalise: some blocks may be absent (all words unknown, or n-grams cancelled out).
     normalizeInPlace(output);
+    if (recipe.lengthPivot && !query) {
+      const { words, exponent } = recipe.lengthPivot;
+      const kept = Math.min(1, (contentStems.size / words) ** exponent);
+      for (let d = 0; d < lengthPad; d++) output[d] *= kept;
+      output[lengthPad] = Math.sqrt(1 - kept * kept);
+    }
     return output;
   };
 }
@@ -159,4 +190,19 @@ function subtractProjection(vector: Float64Array, unitDirection: Float64Array): 
   let projection = 0;
   for (let d = 0; d < unitDirection.length; d++) projection += vector[d] * unitDirection[d];
   for (let d = 0; d < unitDirection.length; d++) vector[d] -= projection * unitDirection[d];
+}
+
+/** Letter/digit runs of a token that are not stop words: "caroline's" -> ["caroline"]. */
+function lexicalWords(token: string): string[] {
+  const words = token.split(/[^\p{L}\p{N}]+/u).filter((w) => w && !isStopWord(w));
+  return words.length ? words : [token];
+}
+
+// "Caroline: …", "Dr Smith: …", "user: …": one to three words before a colon that opens the text.
+const SPEAKER_LABEL = /^\s*([\p{L}][\p{L}\p{N}'’.\-]*(?:\s+[\p{L}][\p{L}\p{N}'’.\-]*){0,2})\s*:\s+(?=\S)/u;
+
+function splitSpeakerLabel(text: string, weight: number | undefined): { label: string; body: string } {
+  if (weight === undefined || weight === 1) return { label: '', body: text };
+  const match = SPEAKER_LABEL.exec(text);
+  return match ? { label: match[1], body: text.slice(match[0].length) } : { label: '', body: text };
 }

@@ -29,10 +29,12 @@ describe.skipIf(!available)('LoCoMo evidence recall over HTTP against BM25 on th
     expect(report.engram.context_2000).toBeGreaterThanOrEqual(FLOORS.context2000);
   });
 
-  it('search (cosine only) stays close to BM25 top 10', () => {
+  it('search (cosine only) beats BM25 top 10', () => {
+    expect(report.engram.search_recall_at_10).toBeGreaterThanOrEqual(report.bm25.search_recall_at_10 + FLOORS.searchMargin);
     expect(report.engram.search_recall_at_10).toBeGreaterThanOrEqual(FLOORS.search);
   });
 });
 
-// Measured on these two conversations: context 0.704 (BM25 0.623) at 800 tokens, 0.775 (0.688) at 2,000; search 0.567 (0.572).
-const FLOORS = { context800: 0.67, context2000: 0.74, contextMargin800: 0.05, contextMargin2000: 0.05, search: 0.53 };
+// Measured on these two conversations (glove-sg100d+ngram+lex-v3): search 0.647 (BM25 0.572); context 0.711 (0.623)
+// at 800 tokens, 0.740 (0.688) at 2,000. All five: search 0.655 (0.588), context 0.715 (0.645) and 0.780 (0.690).
+const FLOORS = { search: 0.62, searchMargin: 0.05, context800: 0.68, context2000: 0.72, contextMargin800: 0.05, contextMargin2000: 0.04 };
