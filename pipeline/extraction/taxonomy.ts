@@ -263,10 +263,17 @@ export function oppositeOf(predicate: string): string | undefined {
   return BY_NAME.get(predicate)?.opposite;
 }
 
-/** The predicate itself plus its opposite: what stage 1 must fetch for the judge. */
+/** Ending the first relation ends these too, for the same object: selling a car ends driving it. */
+const ENDS_ALONG: Record<string, string[]> = { owns: ['drives'] };
+
+export function endsAlong(predicate: string): string[] {
+  return ENDS_ALONG[predicate] ?? [];
+}
+
+/** The predicate itself, its opposite and what ends along with it: what stage 1 must fetch for the judge. */
 export function candidatePredicates(predicate: string): string[] {
   const opposite = oppositeOf(predicate);
-  return opposite ? [predicate, opposite] : [predicate];
+  return [predicate, ...(opposite ? [opposite] : []), ...endsAlong(predicate)];
 }
 
 export function predicateNames(): string[] {

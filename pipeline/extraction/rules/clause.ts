@@ -10,6 +10,7 @@ import { matchSpecialPatterns, relativesNamed } from './special.js';
 import { USER, parseSubject, type SubjectRef } from './subjects.js';
 import { parseVerbPhrase, tokenize, type Token, type VerbPhrase, type VerbTime } from './verb-phrase.js';
 import { readVerb } from './inflection.js';
+import { BE_WORDS, implicitSubject } from './implicit-subject.js';
 
 /**
  * One clause in, fact drafts out. The order of attempts: whole-clause patterns
@@ -24,6 +25,8 @@ export interface ClauseContext {
   lastPerson?: SubjectRef;
   /** First clause of a sentence: allows a dropped "I" ("Moved to Munich last year"). */
   sentenceInitial: boolean;
+  /** Subjects of the previous clause of the same sentence, for a clause that leaves its subject out. */
+  previousSubjects?: SubjectRef[];
   typeOfName: (name: string, clause: string) => SubjectType;
 }
 
@@ -99,12 +102,21 @@ export function startsWithVerbPhrase(text: string): boolean {
   return readVerb(first).some((r) => r.form !== 'gerund');
 }
 
+/** True when `text` starts with the words of a taxonomy surface ("lives in", "moved to"), any verb form. */
+function startsWithTaxonomySurface(text: string): boolean {
+  const words = tokenize(text.slice(0, 60)).map((t) => t.lower);
+  for (let n = Math.min(4, words.length); n >= 1; n--) if (hasSurfaceStartingWith(words.slice(0, n))) return true;
+  return false;
+}
+
 /** A conjunct like "work at Siemens" that continues the previous subject. */
 export function startsWithTaxonomyVerb(text: string): boolean {
   const tokens = tokenize(text.slice(0, 40));
   if (tokens.length === 0) return false;
   const first = tokens[0].lower;
   if (/^(?:am|is|are|was|were|have|has|had|do|does|did|will|would|can|could|used|never|also|just|really|recently|currently|not|no)$/.test(first)) return true;
+  // "born in Lagos, raised in Peckham": a participle standing for "be raised in".
+  if (BE_WORDS.has(first) && tokens.length > 1) return true;
   return readVerb(first).some((r) => r.form !== 'gerund' && SURFACES_BY_FIRST_WORD.has(r.lemma));
 }
 
@@ -282,6 +294,12 @@ function firstHit(vp: VerbPhrase, tokens: Token[]): PredicateHit | undefined {
       const employer = tail && extractObjects(tail[1], { objectClass: 'organization', predicate: 'works_at', multi: false })[0];
       if (employer) extras.push({ predicate: 'works_at', object: employer });
     }
+    // "works at Siemens as a technician": the role is stated too.
+    if (predicate === 'works_at' && !surface.fixedObject) {
+      const role = /\s+as\s+(?:an?\s+|the\s+)?(.+)$/i.exec(match.objectText);
+      const title = role && extractObjects(role[1], { objectClass: 'job', predicate: 'job_title', multi: false })[0];
+      if (title) extras.push({ predicate: 'job_title', object: title });
+    }
     if (predicate === 'studies') {
       const tail = /\s(?:at)\s+(.+)$/i.exec(match.objectText);
       const school = tail && extractObjects(tail[1], { objectClass: 'organization', predicate: 'studies_at', multi: false })[0];
@@ -338,6 +356,10 @@ export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis
     if (readings.some((r) => r.form === 'past' && SURFACES_BY_FIRST_WORD.has(r.lemma)) || readings.some((r) => r.form === 'base' && IMPLICIT_I_LEMMAS.has(r.lemma))) {
       parsed = { subjects: [{ ...USER, confidence: 0.9 }], rest: body, relations: [] };
     }
+  }
+  if (!parsed && !ctx.inherited) {
+    const implicit = implicitSubject(body, { previous: ctx.previousSubjects, sentenceInitial: ctx.sentenceInitial, startsSurface: startsWithTaxonomySurface });
+    if (implicit) parsed = { ...implicit, relations: [] };
   }
   if (!parsed) return emptyAnalysis(ctx);
 

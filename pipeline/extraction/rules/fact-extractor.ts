@@ -85,6 +85,7 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
           inherited: clause.inheritsSubject ? previousSubjects : undefined,
           lastPerson,
           sentenceInitial: index === 0,
+          previousSubjects,
           typeOfName,
         });
         if (analysis.subjects) previousSubjects = analysis.subjects;
