@@ -3,14 +3,14 @@ import { ANY_OBJECT, SURFACE_INDEX, isSingleValued, type ObjectClass, type Surfa
 import { copulaFacts } from './copula.js';
 import { findDates, removeMentions, type DateMention } from './dates.js';
 import type { FactDraft } from './draft.js';
-import { parseSmallNumber } from './lexicon.js';
+import { isMedicationPhrase, parseSmallNumber } from './lexicon.js';
 import { dietOf, extractObjects } from './objects.js';
 import { eventFacts } from './events.js';
 import { matchSpecialPatterns, relativesNamed } from './special.js';
 import { USER, parseSubject, type SubjectRef } from './subjects.js';
 import { parseVerbPhrase, tokenize, type Token, type VerbPhrase, type VerbTime } from './verb-phrase.js';
 import { readVerb } from './inflection.js';
-import { BE_WORDS, implicitSubject } from './implicit-subject.js';
+import { BE_WORDS, implicitSubject, startsFragment, standsForBe, withBe } from './implicit-subject.js';
 
 /**
  * One clause in, fact drafts out. The order of attempts: whole-clause patterns
@@ -107,6 +107,11 @@ function startsWithTaxonomySurface(text: string): boolean {
   const words = tokenize(text.slice(0, 60)).map((t) => t.lower);
   for (let n = Math.min(4, words.length); n >= 1; n--) if (hasSurfaceStartingWith(words.slice(0, n))) return true;
   return false;
+}
+
+/** A verbless fragment after a comma that continues the previous subject ("..., on lamotrigine"). */
+export function startsClauseFragment(text: string): boolean {
+  return startsFragment(text, (phrase) => isMedicationPhrase(phrase) || dietOf(phrase) !== undefined);
 }
 
 /** A conjunct like "work at Siemens" that continues the previous subject. */
@@ -349,7 +354,9 @@ export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis
   body = body.replace(/\b(?:any ?more)\b/gi, ' ').replace(TEMPORAL_ADVERBS, ' ').replace(/\s+/g, ' ').replace(/^[\s,]+|[\s,]+$/g, '');
   body = stripFillers(body);
 
-  let parsed = ctx.inherited ? { subjects: ctx.inherited, rest: body, relations: [] } : parseSubject(body, { lastPerson: ctx.lastPerson, startsWithVerbPhrase, typeOfName: ctx.typeOfName });
+  const fragmentText = /^\d/.test(text) ? text : body;
+  const fragment = ctx.inherited && !startsWithVerbPhrase(fragmentText) ? implicitSubject(fragmentText, { previous: ctx.inherited, sentenceInitial: false, startsSurface: startsWithTaxonomySurface }) : undefined;
+  let parsed = fragment ? { ...fragment, relations: [] } : ctx.inherited ? { subjects: ctx.inherited, rest: body, relations: [] } : parseSubject(body, { lastPerson: ctx.lastPerson, startsWithVerbPhrase, typeOfName: ctx.typeOfName });
   if (!parsed && ctx.sentenceInitial && !ctx.inherited) {
     const first = tokenize(body.replace(/^(?:(?:just|recently|finally|also|actually|really|totally|absolutely|officially)\s+)+/i, ''))[0]?.lower ?? '';
     const readings = readVerb(first);
@@ -358,7 +365,7 @@ export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis
     }
   }
   if (!parsed && !ctx.inherited) {
-    const implicit = implicitSubject(body, { previous: ctx.previousSubjects, sentenceInitial: ctx.sentenceInitial, startsSurface: startsWithTaxonomySurface });
+    const implicit = implicitSubject(fragmentText, { previous: ctx.previousSubjects, sentenceInitial: ctx.sentenceInitial, startsSurface: startsWithTaxonomySurface });
     if (implicit) parsed = { ...implicit, relations: [] };
   }
   if (!parsed) return emptyAnalysis(ctx);
@@ -375,6 +382,8 @@ export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis
   const lastPerson = personSubject ?? ctx.lastPerson;
   const done = (): ClauseAnalysis => ({ drafts, subjects: parsed!.subjects, lastPerson });
 
+  // Agent notes drop the copula: "User diagnosed with ADHD at 30", "User born in Lagos".
+  if (standsForBe(parsed.rest) && /^(?:born|raised|based|diagnosed|married|engaged|divorced|separated|allergic|employed|enrolled|retired|widowed|located|subscribed)\b/i.test(parsed.rest)) parsed = { ...parsed, rest: withBe(parsed.rest) };
   const tokens = tokenize(parsed.rest);
   const vp = parseVerbPhrase(tokens, hasSurfaceStartingWith);
   if (!vp) return done();

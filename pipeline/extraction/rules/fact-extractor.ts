@@ -1,7 +1,7 @@
 import nlp from 'compromise';
 import type { ExtractedFact, ExtractionInput, FactExtractor, SubjectType } from '../../types.js';
 import { normalizeObject, subjectKey } from '../normalize.js';
-import { analyzeClause, startsWithTaxonomyVerb, startsWithVerbPhrase } from './clause.js';
+import { analyzeClause, startsClauseFragment, startsWithTaxonomyVerb, startsWithVerbPhrase } from './clause.js';
 import { readVerb } from './inflection.js';
 import { expandContractions } from './contractions.js';
 import { toExtractedFact } from './draft.js';
@@ -76,7 +76,7 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
         .replace(/^(?:the |my )?(?:doctor|doc|gp|consultant|psychiatrist|specialist|nurse|dentist|they|she|he|dr\.? [A-Z][a-z]+)\s+(switched|moved|changed|put|started|upped|increased|reduced|lowered|took)\s+me\s+(?=from|to|on|off)/i, (_m, verb: string) => (/^(?:put|started)$/i.test(verb) ? 'I started ' : /^took$/i.test(verb) ? 'I came ' : `I ${verb} `))
         // "Before Arup I worked at Atkins": the leading phrase only dates the clause.
         .replace(/^(?:[Bb]efore|[Aa]fter|[Uu]ntil)\s+[A-Z][\p{L}&'’-]*(?:\s+[A-Z][\p{L}&'’-]*)*,?\s+(?=I\b)/u, '');
-      const clauses = splitClauses(sentence.replace(/[.!…]+$/, ''), startsWithTaxonomyVerb, startsWithNameAndVerb, containsVerb);
+      const clauses = splitClauses(sentence.replace(/[.!…]+$/, ''), startsWithTaxonomyVerb, startsWithNameAndVerb, containsVerb, startsClauseFragment);
       let previousSubjects: SubjectRef[] | undefined;
       clauses.forEach((clause, index) => {
         if (clause.subordinate) return;

@@ -21,6 +21,19 @@ const BASE_STATE_LEMMAS = new Set(['live', 'work', 'reside', 'study', 'speak', '
 
 const LEADING_ADVERBS = /^(?:(?:now|just|recently|finally|also|actually|currently|still|originally|previously|formerly|then|later|eventually|officially|newly)\s+)+/i;
 
+/** "married to Grace", "born in Lagos", "vegan": the word is an adjective or passive, not "married Grace" (active). */
+export function standsForBe(text: string): boolean {
+  const [word, next] = text.trim().toLowerCase().split(/\s+/);
+  if (!BE_WORDS.has(word)) return false;
+  if (/^(?:married|divorced|separated|engaged|employed|raised|diagnosed|based|born|enrolled|subscribed|located)$/.test(word)) return next === undefined || /^(?:to|in|at|with|by|from|on|for|since|and|,)$/.test(next.replace(/,$/, ''));
+  return true;
+}
+
+/** The fragment with the "be" it leaves out: "born in Lagos" -> "was born in Lagos". */
+export function withBe(text: string): string {
+  return `${/^\s*born\b/i.test(text) ? 'was' : 'am'} ${text.trim()}`;
+}
+
 export interface ImplicitSubject {
   subjects: SubjectRef[];
   /** The clause to read after the subject. */
@@ -41,21 +54,46 @@ const USER_IMPLICIT: SubjectRef = { subject: 'user', subjectType: 'user', confid
 export function implicitSubject(body: string, ctx: ImplicitSubjectContext): ImplicitSubject | undefined {
   const text = body.trim();
   const stripped = text.replace(LEADING_ADVERBS, '');
+  const subjects = ctx.previous && ctx.previous.length > 0 ? ctx.previous : [USER_IMPLICIT];
+  // "Tunde here, 27, software tester": a bare age in a profile list.
+  if (!ctx.sentenceInitial && AGE_FRAGMENT.test(stripped)) return { subjects, rest: `am ${stripped.replace(/\s*(?:yo|y\/o|y\.o\.|years old)$/i, '')}` };
   const first = /^([A-Za-z][a-z'-]*)\b/.exec(stripped)?.[1];
   if (!first) return undefined;
   const lower = first.toLowerCase();
-  const subjects = ctx.previous && ctx.previous.length > 0 ? ctx.previous : [USER_IMPLICIT];
 
-  if (BE_WORDS.has(lower)) {
-    const be = lower === 'born' ? 'was' : 'am';
-    return { subjects, rest: `${be} ${text}` };
-  }
+  // "been diagnosed with coeliac", "been in Dublin 3 years": a perfect without its "I have".
+  if (lower === 'been' && stripped.split(/\s+/).length > 2) return { subjects, rest: `have ${text}` };
+  // "on lamotrigine", "on keto for the last few months": "be on" with its object deciding the predicate.
+  if (lower === 'on' && /^on\s+(?!the\b|my\b|a\b|an\b|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekends?|top|it|that|this|time)/i.test(stripped)) return { subjects, rest: `am ${stripped}` };
+  if (BE_WORDS.has(lower) && standsForBe(stripped)) return { subjects, rest: withBe(text) };
   const readings = readVerb(lower);
   // "Lives in Omaha", "moved to Leeds": third-person and past forms cannot be imperatives.
   if (readings.some((r) => r.form === 'third' || r.form === 'past') && ctx.startsSurface(stripped)) return { subjects, rest: text };
   if (!ctx.sentenceInitial && readings.some((r) => r.form === 'base' && BASE_STATE_LEMMAS.has(r.lemma)) && ctx.startsSurface(stripped)) return { subjects, rest: text };
+  if (ctx.sentenceInitial) return undefined;
   // "software architect at Intuit", "retired nurse": a job title fragment in a profile list.
-  const job = /^(?:an?\s+)?([a-z][a-z -]*?)(?=\s+(?:at|for|with|in)\s|$)/i.exec(stripped);
-  if (!ctx.sentenceInitial && job && isJobPhrase(job[1]) && job[1].split(' ').length <= 4) return { subjects, rest: `am a ${stripped.replace(/^an?\s+/i, '')}` };
+  if (startsWithJobTitle(stripped)) return { subjects, rest: `am a ${stripped.replace(/^an?\s+/i, '')}` };
   return undefined;
+}
+
+const AGE_FRAGMENT = /^(?:1[3-9]|[2-9]\d)\s*(?:yo|y\/o|y\.o\.|years old)?$/i;
+
+function startsWithJobTitle(text: string): boolean {
+  // Lower case ("..., Dev, is great" names a person) and no verb or article inside ("being a junior dev").
+  const job = /^(?:an?\s+)?([a-z][a-z -]*?)(?=\s+(?:at|for|with|in)\s|$)/.exec(text);
+  if (!job || job[1].split(' ').length > 4 || /\b(?:a|an|the|my|being|is|was)\b/.test(job[1])) return false;
+  return isJobPhrase(job[1]);
+}
+
+/**
+ * True when a comma is followed by a verbless fragment about the same subject ("..., 41, software
+ * architect at Intuit, married to Grace", "..., on lamotrigine"): the comma starts a new clause.
+ */
+export function startsFragment(text: string, isMedicationOrDiet: (phrase: string) => boolean): boolean {
+  const t = text.trim();
+  const first = /^([a-z-]+)/i.exec(t)?.[1]?.toLowerCase();
+  if (first && BE_WORDS.has(first) && standsForBe(t) && t.split(/\s+/).length > 1) return true;
+  if (first === 'on') return isMedicationOrDiet(t.replace(/^on\s+/i, '').split(/[,;]|\s+(?:for|and|since|now|which|when|but)\b/i)[0].trim());
+  const piece = t.split(/\s*[,;]\s*/)[0];
+  return AGE_FRAGMENT.test(piece) || startsWithJobTitle(piece);
 }

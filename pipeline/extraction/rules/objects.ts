@@ -281,12 +281,36 @@ export function extractObjects(raw: string, request: ObjectRequest): string[] {
     // A list item that starts with a finite verb is a new clause ("kept Spotify"), not an object.
     if (items.length > 1 && /^[a-z]/.test(item) && readVerb(item.split(/\s+/)[0]).some((r) => r.form === 'past' || r.form === 'third')) continue;
     if (request.objectClass !== 'money' && (PREPOSITION_START.test(item) || PRONOUN_START.test(item))) continue;
+    // "diagnosed with IBS finaly after 2 yrs ...": a known condition name ends the object.
+    if (request.predicate === 'has_condition' && request.objectClass === 'any' && !isConditionPhrase(item)) item = namedPrefix(item, { ...request, objectClass: 'condition' }) ?? item;
     if (item.split(/\s+/).length > (request.objectClass === 'any' || request.objectClass === 'appointment' ? 8 : 6)) continue;
-    if (!passesClass(item, request)) continue;
+    if (!passesClass(item, request)) {
+      const named = namedPrefix(item, request);
+      if (!named) continue;
+      item = named;
+    }
+    if (request.objectClass === 'medication') item = item.replace(DOSE_THEN_SCHEDULE, '$1');
     const shaped = shapeItem(item, request);
     if (shaped && !out.includes(shaped)) out.push(shaped);
   }
   return out;
+}
+
+/** Classes recognised by their name: the object may run on past it ("IBS finaly after 2 yrs", "psoriasis on my elbows"). */
+const PREFIX_CLASSES = new Set<ObjectClass>(['condition', 'medication']);
+const DOSE_THEN_SCHEDULE = /^(\S.*?\s\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ml|iu|g))\b.+$/i;
+/** A condition or drug name followed by one of these is a modifier of another thing ("COVID booster", "flu shot"). */
+const MODIFIED_HEAD = /^(?:booster|shot|jab|vaccine|vaccination|test|tests|scan|appointment|clinic|ward|team|nurse|doctor|specialist|meds|medication|tablets?|pills?|season|symptoms|awareness|charity|research|patients?)$/i;
+
+/** The longest leading words of `item` that pass the class test, for classes recognised by name. */
+function namedPrefix(item: string, request: ObjectRequest): string | undefined {
+  if (!PREFIX_CLASSES.has(request.objectClass)) return undefined;
+  const words = item.split(/\s+/);
+  for (let n = Math.min(words.length - 1, 4); n >= 1; n--) {
+    const prefix = words.slice(0, n).join(' ');
+    if (!/^(?:and|or|of|with|on|in|the|a|my)$/i.test(words[n - 1]) && !MODIFIED_HEAD.test(words[n]) && passesClass(prefix, request)) return prefix;
+  }
+  return undefined;
 }
 
 /** Words that end a noun phrase in chat: degree adverbs, ages, manner, companions, a finite verb starting a new clause. */
