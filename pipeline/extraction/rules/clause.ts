@@ -6,11 +6,12 @@ import type { FactDraft } from './draft.js';
 import { isMedicationPhrase, parseSmallNumber } from './lexicon.js';
 import { dietOf, extractObjects } from './objects.js';
 import { eventFacts } from './events.js';
+import { residenceIn } from './residence.js';
 import { matchSpecialPatterns, relativesNamed } from './special.js';
 import { USER, parseSubject, type SubjectRef } from './subjects.js';
 import { parseVerbPhrase, tokenize, type Token, type VerbPhrase, type VerbTime } from './verb-phrase.js';
 import { readVerb } from './inflection.js';
-import { BE_WORDS, implicitSubject, startsFragment, standsForBe, withBe } from './implicit-subject.js';
+import { BE_WORDS, carriesOver, implicitSubject, startsFragment, standsForBe, withBe } from './implicit-subject.js';
 
 /**
  * One clause in, fact drafts out. The order of attempts: whole-clause patterns
@@ -331,7 +332,9 @@ function wantsDrafts(vp: VerbPhrase, tokens: Token[]): { predicate: string; obje
   return { predicate: 'wants_to', objects, raw: tokens.slice(0, vp.mainIndex).map((t) => t.raw).join(' ') };
 }
 
-export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis {
+export function analyzeClause(input: string, context: ClauseContext): ClauseAnalysis {
+  // "Portuguese is my first language, been in Dublin 3 years": a capitalised word that is no first name does not carry over.
+  const ctx = context.inherited?.every((s) => s.subjectType !== 'person' || carriesOver(s)) === false ? { ...context, inherited: undefined, previousSubjects: undefined } : context;
   let text = stripFillers(input);
   let hedge = 1;
   for (let guard = 0; guard < 3; guard++) {
@@ -455,6 +458,8 @@ export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis
     const complement = tokens.slice(vp.mainIndex + 1).map((t) => t.raw).join(' ');
     const facts = copulaFacts(complement, parsed.subjects.some((s) => s.subject === 'user'));
     const raw = tokens.slice(0, vp.mainIndex + 1).map((t) => t.raw).join(' ');
+    const home = residenceIn(complement, { perfect: vp.time === 'perfect', statedStart: mentions.some((m) => m.role === 'start') });
+    if (home) facts.push({ predicate: 'lives_in', object: home });
     for (const fact of facts) {
       if (fact.object === ANY_OBJECT && vp.negated) continue;
       emit({ predicate: fact.predicate, objects: [fact.object], raw }, 'state', fact.negated === true);

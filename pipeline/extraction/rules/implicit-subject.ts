@@ -1,4 +1,4 @@
-import { isJobPhrase } from './lexicon.js';
+import { isJobPhrase, isPersonName } from './lexicon.js';
 import { readVerb } from './inflection.js';
 import type { SubjectRef } from './subjects.js';
 
@@ -49,12 +49,19 @@ export interface ImplicitSubjectContext {
   startsSurface: (text: string) => boolean;
 }
 
+/** A left-out subject continues the user, a relative, or a person named by a known first name; not "Portuguese is my first language". */
+export function carriesOver(subject: SubjectRef): boolean {
+  return subject.subjectType === 'user' || /^user's\s/.test(subject.subject) || (subject.subjectType === 'person' && isPersonName(subject.subject.split(' ')[0]));
+}
+
 const USER_IMPLICIT: SubjectRef = { subject: 'user', subjectType: 'user', confidence: 0.9 };
 
 export function implicitSubject(body: string, ctx: ImplicitSubjectContext): ImplicitSubject | undefined {
   const text = body.trim();
   const stripped = text.replace(LEADING_ADVERBS, '');
-  const subjects = ctx.previous && ctx.previous.length > 0 ? ctx.previous : [USER_IMPLICIT];
+  const subjects = ctx.previous && ctx.previous.length > 0 && ctx.previous.every(carriesOver) ? ctx.previous : [USER_IMPLICIT];
+  // "originally from Cork but ...": where the subject comes from.
+  if (/^originally\s+from\s+\S/i.test(text)) return { subjects, rest: `am ${text}` };
   // "Tunde here, 27, software tester": a bare age in a profile list.
   if (!ctx.sentenceInitial && AGE_FRAGMENT.test(stripped)) return { subjects, rest: `am ${stripped.replace(/\s*(?:yo|y\/o|y\.o\.|years old)$/i, '')}` };
   const first = /^([A-Za-z][a-z'-]*)\b/.exec(stripped)?.[1];
