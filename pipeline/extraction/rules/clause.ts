@@ -28,6 +28,8 @@ export interface ClauseContext {
   sentenceInitial: boolean;
   /** Subjects of the previous clause of the same sentence, for a clause that leaves its subject out. */
   previousSubjects?: SubjectRef[];
+  /** The last date the previous clause stated (its end, else its start), for a bare "since" ("and I've been in Amsterdam since"). */
+  previousDate?: Date;
   typeOfName: (name: string, clause: string) => SubjectType;
 }
 
@@ -35,6 +37,8 @@ export interface ClauseAnalysis {
   drafts: FactDraft[];
   subjects?: SubjectRef[];
   lastPerson?: SubjectRef;
+  /** The verb words the facts came from ("lived in"), for a following clause that leaves them out ("then London until 2020"). */
+  verbHead?: string;
 }
 
 const FILLER_PHRASES = [
@@ -270,7 +274,7 @@ interface PredicateHit {
   aspect: SurfaceAspect;
   raw: string;
   /** Extra facts found in the object tail, e.g. the employer in "work as a nurse at X". */
-  extras: { predicate: string; object: string; negated?: boolean }[];
+  extras: { predicate: string; object: string; negated?: boolean; replaced?: boolean }[];
   /** The clause's negation does not apply ("I don't like my job at X" still works at X). */
   keepsPolarity?: boolean;
 }
@@ -293,6 +297,10 @@ function firstHit(vp: VerbPhrase, tokens: Token[]): PredicateHit | undefined {
     // "switched from sertraline to citalopram": the old value ends (single-valued predicates end it anyway).
     if (match.fromText && !isSingleValued(predicate) && surface.aspect === 'onset') {
       for (const old of extractObjects(match.fromText, { objectClass: surface.objectClass ?? 'any', predicate, multi: false })) extras.push({ predicate, object: old, negated: true });
+    }
+    // "moving from Gdansk to Poznan in September": the old value holds until then; "moved from Denver to Austin": it has ended.
+    if (match.fromText && isSingleValued(predicate) && surface.aspect === 'onset') {
+      for (const old of extractObjects(match.fromText, { objectClass: surface.objectClass ?? 'any', predicate, multi: false })) extras.push({ predicate, object: old, replaced: true });
     }
     if (predicate === 'job_title' && surface.fixedObject === 'retired') extras.push({ predicate: 'works_at', object: ANY_OBJECT, negated: true });
     if (predicate === 'job_title' && / as$/.test(surface.phrase)) {
@@ -352,6 +360,12 @@ export function analyzeClause(input: string, context: ClauseContext): ClauseAnal
 
   let mentions = findDates(text, ctx.referenceTime, false);
   let body = removeMentions(text, mentions);
+  // "... until 2020, and I've been in Amsterdam since": a bare "since" starts where the previous clause's date was.
+  const bareSince = /\bsince(?:\s+then)?\s*$/i.exec(body);
+  if (bareSince && ctx.previousDate && !mentions.some((m) => m.role === 'start')) {
+    mentions = [...mentions, { start: text.length, end: text.length, text: bareSince[0], role: 'start', date: ctx.previousDate }];
+    body = body.slice(0, bareSince.index).trim();
+  }
   const noLonger = NO_LONGER.test(body);
   const neverClause = /\bnever\b/i.test(body);
   body = body.replace(/\b(?:any ?more)\b/gi, ' ').replace(TEMPORAL_ADVERBS, ' ').replace(/\s+/g, ' ').replace(/^[\s,]+|[\s,]+$/g, '');
@@ -383,7 +397,8 @@ export function analyzeClause(input: string, context: ClauseContext): ClauseAnal
   }
   const personSubject = parsed.subjects.find((s) => s.subject !== 'user' && s.subjectType === 'person');
   const lastPerson = personSubject ?? ctx.lastPerson;
-  const done = (): ClauseAnalysis => ({ drafts, subjects: parsed!.subjects, lastPerson });
+  let verbHead: string | undefined;
+  const done = (): ClauseAnalysis => ({ drafts, subjects: parsed!.subjects, lastPerson, ...(verbHead && drafts.length > 0 ? { verbHead } : {}) });
 
   // Agent notes drop the copula: "User diagnosed with ADHD at 30", "User born in Lagos".
   if (standsForBe(parsed.rest) && /^(?:born|raised|based|diagnosed|married|engaged|divorced|separated|allergic|employed|enrolled|retired|widowed|located|subscribed)\b/i.test(parsed.rest)) parsed = { ...parsed, rest: withBe(parsed.rest) };
@@ -394,7 +409,7 @@ export function analyzeClause(input: string, context: ClauseContext): ClauseAnal
   let confidence = 0.9 * hedge * (vp.hedged ? 0.6 : 1);
   const strongHedge = vp.hedged || hedge < 0.6;
 
-  const emit = (hit: { predicate: string; objects: string[]; raw: string; extras?: { predicate: string; object: string; negated?: boolean }[]; keepsPolarity?: boolean }, aspect: SurfaceAspect, extraNegation = false) => {
+  const emit = (hit: { predicate: string; objects: string[]; raw: string; extras?: { predicate: string; object: string; negated?: boolean; replaced?: boolean }[]; keepsPolarity?: boolean }, aspect: SurfaceAspect, extraNegation = false) => {
     let negated = !hit.keepsPolarity && (vp.negated || aspect === 'end' || vp.phase === 'stop' || extraNegation);
     if (vp.negated && aspect === 'end') negated = false; // "I didn't sell my car"
     if (vp.negated && vp.phase === 'stop') negated = false;
@@ -407,8 +422,16 @@ export function analyzeClause(input: string, context: ClauseContext): ClauseAnal
     if (forward) mentions = findDates(text, ctx.referenceTime, true);
     // A completed change cannot be dated ahead: "started on Monday" is the last Monday, "moved in March" the last March.
     if (!forward && (vp.time === 'past' || vp.time === 'perfect' || vp.time === 'past_perfect')) mentions = mentions.map((m) => (m.role === 'point' ? { ...m, date: notAfter(m.date, ctx.referenceTime) } : m));
-    for (const item of [{ predicate: hit.predicate, object: '', negated: undefined as boolean | undefined }, ...(hit.extras ?? [])]) {
+    for (const item of [{ predicate: hit.predicate, object: '', negated: undefined as boolean | undefined, replaced: false }, ...(hit.extras ?? [])]) {
       const objects = item.object ? [item.object] : hit.objects;
+      if (item.replaced) {
+        if (negated || tense === 'past') continue;
+        const planned = tense === 'planned';
+        const now: Timing = { tense: 'current', validFrom: null, validTo: null };
+        const timing = planned ? now : resolveTiming(item.predicate, 'current', mentions, ctx.referenceTime, false);
+        for (const subject of parsed!.subjects) drafts.push(draftFor(subject, item.predicate, item.object, hit.raw, !planned, timing, confidence));
+        continue;
+      }
       let predicate = item.predicate;
       let itemNegated = item.negated ?? negated;
       // "travel to", "go to", "visit" are trips when upcoming and visits when done.
@@ -419,6 +442,9 @@ export function analyzeClause(input: string, context: ClauseContext): ClauseAnal
       // "I used to love horror films", "used to smoke": a habit or taste that has ended is denied now.
       if (vp.time === 'used_to' && !itemNegated && HABITS.has(predicate)) itemNegated = true;
       const timing = resolveTiming(predicate, tense, mentions, ctx.referenceTime, neverClause && !noLonger);
+      // "Paris until 2014, then London until 2020": London starts where the previous clause ended.
+      const unknownStart = timing.tense === 'past' && timing.validTo && (!timing.validFrom || timing.validFrom.getTime() === timing.validTo.getTime());
+      if (unknownStart && ctx.previousDate && ctx.previousDate.getTime() < timing.validTo!.getTime()) timing.validFrom = ctx.previousDate;
       // "I'm not moving to Leeds after all" calls a plan off now; a dated or open-ended future ending cannot be stored.
       if (timing.tense === 'planned' && itemNegated) {
         if (timing.validFrom || objects.includes(ANY_OBJECT)) continue;
@@ -450,6 +476,7 @@ export function analyzeClause(input: string, context: ClauseContext): ClauseAnal
 
   const hit = firstHit(vp, tokens);
   if (hit) {
+    verbHead = hit.raw;
     emit(hit, hit.aspect);
     return done();
   }

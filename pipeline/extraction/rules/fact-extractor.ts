@@ -56,6 +56,20 @@ const startsWithNameAndVerb = (text: string) => leadingName(text, startsWithVerb
 const containsVerb = (text: string) =>
   text.split(/\s+/).some((word) => /^(?:am|is|are|was|were|have|has|had|do|does|did|will|would|can)$/i.test(word) || readVerb(word.toLowerCase().replace(/[^a-z]/g, '')).some((r) => r.form !== 'gerund' && (/^[a-z]/.test(word) || r.form === 'past')));
 
+/** A clause that is only a name and a date after "then" ("then London until 2020"), or undefined. */
+function leftOutVerb(clause: string): string | undefined {
+  const m = /^(?:(?:and\s+)?(?:then|later|after that|afterwards)\s+)?([A-Z][\p{L}'’-]*(?:\s+[A-Z][\p{L}'’-]*)*\s+(?:until|till|from|in|for|since)\s.*)$/u.exec(clause.trim());
+  return m?.[1];
+}
+
+function lastStatedDate(drafts: { validFrom: Date | null; validTo: Date | null }[]): Date | undefined {
+  for (let i = drafts.length - 1; i >= 0; i--) {
+    const d = drafts[i].validTo ?? drafts[i].validFrom;
+    if (d) return d;
+  }
+  return undefined;
+}
+
 /**
  * Rule-based extraction, synchronous. Deterministic: the output depends only
  * on `content` and `referenceTime`.
@@ -78,16 +92,23 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
         .replace(/^(?:[Bb]efore|[Aa]fter|[Uu]ntil)\s+[A-Z][\p{L}&'’-]*(?:\s+[A-Z][\p{L}&'’-]*)*,?\s+(?=I\b)/u, '');
       const clauses = splitClauses(sentence.replace(/[.!…]+$/, ''), startsWithTaxonomyVerb, startsWithNameAndVerb, containsVerb, startsClauseFragment);
       let previousSubjects: SubjectRef[] | undefined;
+      let previous: { verbHead?: string; date?: Date } = {};
       clauses.forEach((clause, index) => {
         if (clause.subordinate) return;
-        const analysis = analyzeClause(clause.text, {
+        const context = {
           referenceTime: input.referenceTime,
           inherited: clause.inheritsSubject ? previousSubjects : undefined,
           lastPerson,
           sentenceInitial: index === 0,
           previousSubjects,
+          previousDate: previous.date,
           typeOfName,
-        });
+        };
+        let analysis = analyzeClause(clause.text, context);
+        // "I lived in Paris until 2014, then London until 2020": the second clause leaves out its verb.
+        const gapped = analysis.drafts.length === 0 && previous.verbHead ? leftOutVerb(clause.text) : undefined;
+        if (gapped) analysis = analyzeClause(`${previous.verbHead} ${gapped}`, { ...context, inherited: previousSubjects, sentenceInitial: false });
+        previous = { verbHead: analysis.verbHead ?? (analysis.drafts.length > 0 ? undefined : previous.verbHead), date: lastStatedDate(analysis.drafts) ?? previous.date };
         if (analysis.subjects) previousSubjects = analysis.subjects;
         lastPerson = analysis.lastPerson;
         for (const draft of analysis.drafts) {

@@ -65,7 +65,9 @@ export function splitClauses(
     const pastAfterComma = isBareComma && /^[a-z]+(?:ed|t)\b|^(?:quit|sold|bought|got|went|took|began|became|joined|started|moved|left|lost|met|made|found)\b/i.test(after) && startsWithVerb(after);
     const verbAfterComma = isBareComma && /^[a-z]/.test(after) && startsWithVerb(after) && !/^\S+ing\b/i.test(after);
     // "41, software architect at Intuit, married to Grace": verbless fragments of a profile list.
-    const fragment = isBareComma && startsFragment(after);
+    // "I lived in Paris until 2014, then London until 2020": a name and a date that leave the verb out.
+    const gapped = /^(?:then|and then)$/.test(connector) && /^[A-Z][\p{L}'’-]*(?:\s+[A-Z][\p{L}'’-]*)*\s+(?:until|till|from|in|for|since)\s/u.test(after);
+    const fragment = (isBareComma && startsFragment(after)) || gapped;
     const continuation = fragment || ((!isBareComma && /^(?:and|but|and then|and now|but now|plus|then|yet)$/.test(connector)) || pastAfterComma || verbAfterComma) && startsWithVerb(after);
     if (!newSubject && !continuation) continue;
     const piece = sentence.slice(start, match.index).trim();
