@@ -125,7 +125,7 @@ const PEOPLE = family('people', [
   { name: 'has_relative', cardinality: 'multi', objectKind: 'person', description: 'other relatives: cousin, aunt, uncle, grandparent, niece, nephew, in-laws', surfaces: [] },
   { name: 'has_friend', cardinality: 'multi', objectKind: 'person', description: 'friend', surfaces: [] },
   { name: 'has_colleague', cardinality: 'multi', objectKind: 'person', description: 'colleague or co-worker', surfaces: [] },
-  { name: 'has_manager', cardinality: 'single', objectKind: 'person', description: 'boss or manager', surfaces: [] },
+  { name: 'has_manager', cardinality: 'single', objectKind: 'person', description: 'boss or manager', surfaces: [state('report to', 'person'), state('work under', 'person')] },
   { name: 'has_roommate', cardinality: 'multi', objectKind: 'person', description: 'roommate or flatmate', surfaces: [] },
 ]);
 

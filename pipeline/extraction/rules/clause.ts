@@ -3,7 +3,7 @@ import { ANY_OBJECT, SURFACE_INDEX, isSingleValued, type ObjectClass, type Surfa
 import { copulaFacts } from './copula.js';
 import { findDates, removeMentions, type DateMention } from './dates.js';
 import type { FactDraft } from './draft.js';
-import { isMedicationPhrase, parseSmallNumber } from './lexicon.js';
+import { RELATIONS, isMedicationPhrase, parseSmallNumber } from './lexicon.js';
 import { dietOf, extractObjects } from './objects.js';
 import { eventFacts } from './events.js';
 import { residenceIn } from './residence.js';
@@ -224,6 +224,11 @@ function resolveTiming(predicate: string, tenseFromVerb: Tense, mentions: DateMe
   // "I worked at IBM until 2020": the start is unknown, so the fact is dated at its end rather than after it.
   if (tense === 'past' && !validFrom && validTo && validTo.getTime() < referenceTime.getTime()) validFrom = validTo;
   return { tense, validFrom: validFrom ?? null, validTo: validTo ?? null };
+}
+
+/** Timing of a plain state statement: past for "was", else current. */
+function baseTiming(time: VerbTime): Timing {
+  return { tense: time === 'past' || time === 'used_to' || time === 'past_perfect' ? 'past' : 'current', validFrom: null, validTo: null };
 }
 
 function notAfter(date: Date, referenceTime: Date): Date {
@@ -483,6 +488,13 @@ export function analyzeClause(input: string, context: ClauseContext): ClauseAnal
 
   if (vp.readings.some((r) => r.lemma === 'be')) {
     const complement = tokens.slice(vp.mainIndex + 1).map((t) => t.raw).join(' ');
+    // "Sanjay got promoted, he's my manager now": the user's relation to the subject.
+    const relation = /^(?:also\s+)?(?:[Mm]y|[Oo]ur)\s+(?:new\s+)?([a-z][a-z -]*?)(?:\s+now)?$/.exec(complement);
+    const person = parsed.subjects.find((s) => s.subjectType === 'person' && !s.subject.startsWith("user's"));
+    if (relation && person && RELATIONS[relation[1]] && !vp.negated) {
+      drafts.push(draftFor(USER, RELATIONS[relation[1]].predicate, person.subject, `is my ${relation[1]}`, false, baseTiming(vp.time), confidence));
+      return done();
+    }
     const facts = copulaFacts(complement, parsed.subjects.some((s) => s.subject === 'user'));
     const raw = tokens.slice(0, vp.mainIndex + 1).map((t) => t.raw).join(' ');
     const home = residenceIn(complement, { perfect: vp.time === 'perfect', statedStart: mentions.some((m) => m.role === 'start') });

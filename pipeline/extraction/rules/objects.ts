@@ -150,6 +150,8 @@ function isPlace(item: string, predicate: string): boolean {
   if (NOT_PLACES.test(lower) || NOT_PLACE_START.test(lower) || UNRESOLVED_OBJECTS.has(lower)) return false;
   if (/^(?:my|our|his|her|their|your)\b/i.test(item)) return false;
   if (predicate === 'lives_in' && HOUSING.test(lower)) return false;
+  // "moved to another team", "moved to a new role": work units, not places.
+  if (/^(?:another|a|an|the|a new|a different|new)\s+(?:\w+\s+)?(?:team|department|dept|role|job|position|project|company|office|floor|desk|group|unit|shift|school|class|gym)$/i.test(item)) return false;
   if (predicate === 'visited' || predicate === 'trip_to') {
     if (THE_PLACES.test(lower)) return true;
     if (/^(?:the|a|an|some)\s/i.test(item) && !/^The\s+[A-Z]/.test(item)) return false;

@@ -33,6 +33,12 @@ const PATTERNS: RegExp[] = [
 /** "Ben's birthday ..., he's my husband", "Tom is my brother". */
 const IS_MY = new RegExp(String.raw`\b${NAME}(?:'s|\s+is)\s+(?:also\s+)?(?:[Mm]y|[Oo]ur)\s+${ADJECTIVE}(${RELATION})\b`, 'gu');
 
+/** Relations named by a noun or an unnamed person: "the divorce from Mark", "been seeing someone new, Leo". */
+const NOMINAL: [RegExp, string][] = [
+  [new RegExp(String.raw`(?:^|\b(?:[Mm]y|[Tt]he|[Oo]ur)\s+)[Dd]ivorce\s+(?:from|with)\s+${NAME}`, 'gu'), 'divorced_from'],
+  [new RegExp(String.raw`\b(?:seeing|dating|going out with)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman|lad|lass|bloke))(?:\s+new)?\s*,?\s+(?:called\s+|named\s+)?${NAME}`, 'gu'), 'partner'],
+];
+
 const NOT_NAMES = /^(?:And|But|So|Or|The|This|That|He|She|They|We|It|His|Her|Their|My|Our|I|Mum|Mom|Dad|Is|Was|Has|Who|When|Then|Mr|Mrs|Ms|Miss|Dr|Prof|Today|Tomorrow|Yesterday|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December)$/;
 
 function relationFor(word: string): { predicate: string; negated: boolean } | undefined {
@@ -66,5 +72,13 @@ export function mentionedRelatives(sentence: string): MentionedRelative[] {
     for (const m of sentence.matchAll(pattern)) add(m[1], m[2], m[0].trim());
   }
   for (const m of sentence.matchAll(IS_MY)) add(m[2], m[1], m[0].trim());
+  for (const [pattern, predicate] of NOMINAL) {
+    for (const m of sentence.matchAll(pattern)) {
+      const name = cleanName(m[1]);
+      if (!name || out.some((r) => r.name === name && r.predicate === predicate)) continue;
+      out.push({ predicate, name, negated: false, raw: m[0].trim() });
+      if (predicate === 'divorced_from') out.push({ predicate: 'married_to', name, negated: true, raw: m[0].trim() });
+    }
+  }
   return out;
 }
