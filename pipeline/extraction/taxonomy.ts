@@ -150,7 +150,7 @@ const WORK = family('work', [
     surfaces: [state('work at', 'organization'), state('work for', 'organization'), state('be employed at', 'organization'), state('be employed by', 'organization'),
       onset('join', 'company'), onset('start at', 'company'), onset('start working at', 'organization'), onset('start working for', 'organization'),
       onset('start a new job at', 'organization'), onset('start a job at', 'organization'), onset('start my new job at', 'organization'), onset('get a job at', 'organization'), onset('get a new job at', 'organization'),
-      onset('be hired by', 'organization'), onset('accept a job at', 'organization'), onset('accept an offer from', 'organization'), onset('found', 'company'),
+      onset('be hired by', 'organization'), onset('accept a job at', 'organization'), onset('accept an offer from', 'organization'), onset('accept an offer at', 'organization'), onset('accept a position at', 'organization'), onset('found', 'company'),
       end('leave', 'company'), end('quit', 'company'), end('quit', 'organization'), end('hand in my notice at', 'organization'), end('resign from', 'organization'), end('leave my job at', 'organization'), end('quit my job at', 'organization'),
       fixed('quit my job', 'end', ANY_OBJECT), fixed('lose my job', 'end', ANY_OBJECT), fixed('be fired', 'end', ANY_OBJECT), fixed('get fired', 'end', ANY_OBJECT),
       fixed('be laid off', 'end', ANY_OBJECT), fixed('get laid off', 'end', ANY_OBJECT), fixed('be unemployed', 'end', ANY_OBJECT),

@@ -7,6 +7,7 @@ import { RELATIONS, isMedicationPhrase, parseSmallNumber } from './lexicon.js';
 import { dietOf, extractObjects } from './objects.js';
 import { eventFacts } from './events.js';
 import { residenceIn } from './residence.js';
+import { measureFacts } from './measures.js';
 import { matchSpecialPatterns, relativesNamed } from './special.js';
 import { USER, parseSubject, type SubjectRef } from './subjects.js';
 import { parseVerbPhrase, tokenize, type Token, type VerbPhrase, type VerbTime } from './verb-phrase.js';
@@ -57,6 +58,8 @@ const HEDGE_STRONG = /^(?:i guess|i suppose|maybe|probably|perhaps|possibly|appa
 const NON_FACTUAL = /^(?:if|when|whenever|unless|whether|once|as soon as|in case|i wish|i wonder|i hope|imagine|suppose|what if|hopefully|let's|let us|you|your|do you|can you|could you|would you|will you|are you|is there)\b/i;
 const TEMPORAL_ADVERBS = /\b(?:right now|at the moment|at present|currently|nowadays|these days|lately|recently|today|for now|as of now|still|again|now|at this point|these past few (?:weeks|months|years))\b/gi;
 const NO_LONGER = /\b(?:any ?more|no longer)\b/i;
+
+const DRINK = /\b(?:milk|coffee|tea|alcohol|booze|beer|wine|spirits|soda|coke|pepsi|juice|energy drinks?|caffeine|decaf|lager|cider|whisk(?:e)?y|vodka|gin|prosecco|champagne|espresso|latte|cappuccino|kombucha)$/i;
 
 /** Predicates whose past-tense statement is still true now ("I visited Japan", "I was born in Rome"). */
 const PERMANENT = new Set(['born_in', 'visited', 'graduated_from', 'birth_year', 'birthday', 'is_from', 'divorced_from']);
@@ -358,7 +361,7 @@ export function analyzeClause(input: string, context: ClauseContext): ClauseAnal
   text = stripFillers(text);
   if (!text || NON_FACTUAL.test(text) || /\?\s*$/.test(text)) return emptyAnalysis(ctx);
 
-  const special = matchSpecialPatterns(text, ctx.referenceTime) ?? eventFacts(text, ctx.referenceTime);
+  const special = matchSpecialPatterns(text, ctx.referenceTime) ?? eventFacts(text, ctx.referenceTime) ?? measureFacts(text);
   if (special) {
     return { drafts: special.map((d) => ({ ...d, confidence: d.confidence * hedge })), lastPerson: ctx.lastPerson };
   }
@@ -442,6 +445,8 @@ export function analyzeClause(input: string, context: ClauseContext): ClauseAnal
       // "travel to", "go to", "visit" are trips when upcoming and visits when done.
       if (predicate === 'visited' && (tense === 'planned' || (vp.time === 'progressive' && !itemNegated))) predicate = 'trip_to';
       if (predicate === 'trip_to' && tense === 'past') predicate = 'visited';
+      // "gave up oat milk", "cut out alcohol": what is given up is a drink when it names one.
+      if (predicate === 'eats' && objects.every((o) => DRINK.test(o))) predicate = 'drinks';
       // "I don't like X (any more)" is a dislike; it also invalidates a live "likes X" as its opposite.
       if (predicate === 'likes' && itemNegated) { predicate = 'dislikes'; itemNegated = false; }
       // "I used to love horror films", "used to smoke": a habit or taste that has ended is denied now.
@@ -483,6 +488,9 @@ export function analyzeClause(input: string, context: ClauseContext): ClauseAnal
   if (hit) {
     verbHead = hit.raw;
     emit(hit, hit.aspect);
+    // "born in Glasgow in 1961": the year of birth too.
+    const year = hit.predicate === 'born_in' ? mentions.find((m) => m.role === 'point' && /^(?:in\s+)?(?:19|20)\d{2}$/.test(m.text.trim())) : undefined;
+    if (year) for (const subject of parsed.subjects) drafts.push(draftFor(subject, 'birth_year', String(year.date.getUTCFullYear()), hit.raw, false, { tense: 'current', validFrom: null, validTo: null }, confidence));
     return done();
   }
 

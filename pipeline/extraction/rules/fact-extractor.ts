@@ -6,6 +6,7 @@ import { readVerb } from './inflection.js';
 import { expandContractions } from './contractions.js';
 import { toExtractedFact, type FactDraft } from './draft.js';
 import { mentionedRelatives } from './relatives.js';
+import { rewriteReportedChange } from './reported-changes.js';
 import { QUESTION_STARTERS, setPersonNameCheck } from './lexicon.js';
 import { stripMarkdown } from './markdown.js';
 import { splitClauses, splitSentences } from './sentences.js';
@@ -57,6 +58,8 @@ const startsWithNameAndVerb = (text: string) => leadingName(text, startsWithVerb
 const containsVerb = (text: string) =>
   text.split(/\s+/).some((word) => /^(?:am|is|are|was|were|have|has|had|do|does|did|will|would|can)$/i.test(word) || readVerb(word.toLowerCase().replace(/[^a-z]/g, '')).some((r) => r.form !== 'gerund' && (/^[a-z]/.test(word) || r.form === 'past')));
 
+const NOT_MEANT = /\b(?:joking|jk|j\/k|kidding|just kidding|not really|in my dreams|as if|yeah right)\b/i;
+
 /** A clause that is only a name and a date after "then" ("then London until 2020"), or undefined. */
 function leftOutVerb(clause: string): string | undefined {
   const m = /^(?:(?:and\s+)?(?:then|later|after that|afterwards)\s+)?([A-Z][\p{L}'’-]*(?:\s+[A-Z][\p{L}'’-]*)*\s+(?:until|till|from|in|for|since)\s.*)$/u.exec(clause.trim());
@@ -86,7 +89,9 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
     const plain = expandContractions(stripMarkdown(block));
     for (const raw of splitSentences(plain)) {
       if (isQuestionOrRequest(raw)) continue;
-      const sentence = toFirstPerson(raw)
+      // "(joking obviously)", "jk": what the sentence says is not meant.
+      if (NOT_MEANT.test(raw)) continue;
+      const sentence = rewriteReportedChange(toFirstPerson(raw))
         // "The doctor switched me from A to B", "my GP put me on X": the change is the user's.
         .replace(/^(?:the |my )?(?:doctor|doc|gp|consultant|psychiatrist|specialist|nurse|dentist|they|she|he|dr\.? [A-Z][a-z]+)\s+(switched|moved|changed|put|started|upped|increased|reduced|lowered|took)\s+me\s+(?=from|to|on|off)/i, (_m, verb: string) => (/^(?:put|started)$/i.test(verb) ? 'I started ' : /^took$/i.test(verb) ? 'I came ' : `I ${verb} `))
         // "Before Arup I worked at Atkins": the leading phrase only dates the clause.

@@ -13,7 +13,7 @@ import type { SubjectRef } from './subjects.js';
 /** Participles and adjectives that stand for "be <word>" in a verbless fragment. */
 export const BE_WORDS = new Set([
   'born', 'raised', 'based', 'married', 'engaged', 'divorced', 'separated', 'diagnosed', 'allergic', 'employed', 'enrolled',
-  'retired', 'fluent', 'subscribed', 'single', 'widowed', 'vegan', 'vegetarian', 'pescatarian', 'located', 'self-employed',
+  'retired', 'fluent', 'subscribed', 'single', 'widowed', 'vegan', 'vegetarian', 'pescatarian', 'located',
 ]);
 
 /** Present-tense verbs whose base form after a comma still reads as a dropped "I" ("..., live in Leeds now"). */

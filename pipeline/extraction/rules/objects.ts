@@ -322,7 +322,7 @@ const GENERIC_TAIL =
 const NAME_LIKE = new Set<ObjectClass>(['place', 'organization', 'company', 'person', 'ownable', 'pet', 'medication', 'condition', 'school', 'club', 'language']);
 
 function trimTail(item: string, request: ObjectRequest): string {
-  let out = cut(item, GENERIC_TAIL);
+  let out = cut(item, GENERIC_TAIL).replace(/\s+(?:myself|ourselves|himself|herself|themselves)$/i, '');
   // "a new flat in Glasgow" is Glasgow.
   if (request.objectClass === 'place') out = out.replace(/^(?:(?:new|little|tiny|small|big|nice|lovely|rented|shared)\s+)*(?:flat|house|apartment|place|home|bungalow|cottage|studio|condo|room|village|town|suburb|area)\s+(?:in|on|near|outside|just outside)\s+(?:the\s+)?/i, '');
   if (NAME_LIKE.has(request.objectClass)) {
