@@ -7,6 +7,7 @@ import { expandContractions } from './contractions.js';
 import { toExtractedFact, type FactDraft } from './draft.js';
 import { mentionedRelatives } from './relatives.js';
 import { rewriteReportedChange } from './reported-changes.js';
+import { profileLineFacts } from './profile-lines.js';
 import { QUESTION_STARTERS, setPersonNameCheck } from './lexicon.js';
 import { stripMarkdown } from './markdown.js';
 import { splitClauses, splitSentences } from './sentences.js';
@@ -97,7 +98,8 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
         // "Before Arup I worked at Atkins": the leading phrase only dates the clause.
         .replace(/^(?:[Bb]efore|[Aa]fter|[Uu]ntil)\s+[A-Z][\p{L}&'’-]*(?:\s+[A-Z][\p{L}&'’-]*)*,?\s+(?=I\b)/u, '');
       const clauses = splitClauses(sentence.replace(/[.!…]+$/, ''), startsWithTaxonomyVerb, startsWithNameAndVerb, containsVerb, startsClauseFragment);
-      const relatives = mentionedRelatives(sentence).map((r): FactDraft => ({ subject: USER, predicate: r.predicate, predicateRaw: r.raw, object: r.name, negated: r.negated, tense: 'current', validFrom: null, validTo: null, confidence: 0.85 }));
+      const profile = profileLineFacts(sentence, input.referenceTime);
+      const mentioned = mentionedRelatives(sentence).map((r): FactDraft => ({ subject: USER, predicate: r.predicate, predicateRaw: r.raw, object: r.name, negated: r.negated, tense: 'current', validFrom: null, validTo: null, confidence: 0.85 }));
       let previousSubjects: SubjectRef[] | undefined;
       let previous: { verbHead?: string; date?: Date } = {};
       clauses.forEach((clause, index) => {
@@ -118,7 +120,7 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
         previous = { verbHead: analysis.verbHead ?? (analysis.drafts.length > 0 ? undefined : previous.verbHead), date: lastStatedDate(analysis.drafts) ?? previous.date };
         if (analysis.subjects) previousSubjects = analysis.subjects;
         lastPerson = analysis.lastPerson;
-        for (const draft of index === clauses.length - 1 ? [...analysis.drafts, ...relatives] : analysis.drafts) {
+        for (const draft of index === clauses.length - 1 ? [...analysis.drafts, ...profile, ...mentioned] : analysis.drafts) {
           const fact = toExtractedFact(draft);
           // "my dad Brian's 70th": the name without its possessive.
           if (fact.family === 'people') fact.object = fact.object.replace(/['’]s$/, '');
