@@ -3,7 +3,7 @@ import { ANY_OBJECT, SURFACE_INDEX, isSingleValued, type ObjectClass, type Surfa
 import { copulaFacts } from './copula.js';
 import { findDates, removeMentions, type DateMention } from './dates.js';
 import type { FactDraft } from './draft.js';
-import { RELATIONS, isMedicationPhrase, parseSmallNumber } from './lexicon.js';
+import { RELATIONS, isLanguage, isMedicationPhrase, parseSmallNumber } from './lexicon.js';
 import { dietOf, extractObjects } from './objects.js';
 import { eventFacts } from './events.js';
 import { residenceIn } from './residence.js';
@@ -431,7 +431,9 @@ export function analyzeClause(input: string, context: ClauseContext): ClauseAnal
     // A completed change cannot be dated ahead: "started on Monday" is the last Monday, "moved in March" the last March.
     if (!forward && (vp.time === 'past' || vp.time === 'perfect' || vp.time === 'past_perfect')) mentions = mentions.map((m) => (m.role === 'point' ? { ...m, date: notAfter(m.date, ctx.referenceTime) } : m));
     for (const item of [{ predicate: hit.predicate, object: '', negated: undefined as boolean | undefined, replaced: false }, ...(hit.extras ?? [])]) {
-      const objects = item.object ? [item.object] : hit.objects;
+      let objects = item.object ? [item.object] : hit.objects;
+      // "speaks German well": the language without the adverb.
+      if (item.predicate === 'speaks') objects = objects.map((o) => (/^\S+\s+(?:well|fluently|badly|a bit|a little|ok|okay|decently|natively)$/i.test(o) && isLanguage(o.split(' ')[0]) ? o.split(' ')[0] : o));
       if (item.replaced) {
         if (negated || tense === 'past') continue;
         const planned = tense === 'planned';
@@ -445,6 +447,8 @@ export function analyzeClause(input: string, context: ClauseContext): ClauseAnal
       // "travel to", "go to", "visit" are trips when upcoming and visits when done.
       if (predicate === 'visited' && (tense === 'planned' || (vp.time === 'progressive' && !itemNegated))) predicate = 'trip_to';
       if (predicate === 'trip_to' && tense === 'past') predicate = 'visited';
+      // "fluent in SQL and Tableau": a skill when it is no human language.
+      if (predicate === 'speaks' && objects.every((o) => !isLanguage(o) && !isLanguage(o.split(' ')[0]))) predicate = 'has_skill';
       // "gave up oat milk", "cut out alcohol": what is given up is a drink when it names one.
       if (predicate === 'eats' && objects.every((o) => DRINK.test(o))) predicate = 'drinks';
       // "I don't like X (any more)" is a dislike; it also invalidates a live "likes X" as its opposite.

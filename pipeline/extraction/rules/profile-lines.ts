@@ -42,7 +42,7 @@ export function profileLineFacts(sentence: string, referenceTime: Date): FactDra
 
   const job = JOB_LINE.exec(s.replace(JOB_LABEL, ''));
   // Not "The physio, Dev", "New nanny, Lupe", "My manager", "I am electrician": a bare title, by itself.
-  if (job && !/^(?:the|my|our|his|her|their|new|old|former|i|hi|hey|dear)\b/i.test(job[1]) && isJobPhrase(job[1].trim()) && job[1].trim().split(/\s+/).length <= 4) {
+  if (job && !/^(?:the|my|our|his|her|their|new|old|former|i|hi|hey|dear)\b/i.test(job[1]) && !/\b(?:i|am|is|are|was|were|be|been|now|he|she|we|they|it|you)\b/i.test(job[1]) && isJobPhrase(job[1].trim()) && job[1].trim().split(/\s+/).length <= 4) {
     facts.push(draft('job_title', job[1].trim()));
     const employer = job[2] && !isPersonName(job[2].trim()) && extractObjects(job[2], { objectClass: 'organization', predicate: 'works_at', multi: false })[0];
     if (employer) facts.push(draft('works_at', employer));
