@@ -379,7 +379,7 @@ export function analyzeClause(input: string, context: ClauseContext): ClauseAnal
   body = body.replace(/\b(?:any ?more)\b/gi, ' ').replace(TEMPORAL_ADVERBS, ' ').replace(/\s+/g, ' ').replace(/^[\s,]+|[\s,]+$/g, '');
   body = stripFillers(body);
 
-  const fragmentText = /^\d/.test(text) ? text : body;
+  const fragmentText = /^(?:\d|now\s+(?:based\s+)?in\b)/i.test(text) ? text : body;
   const fragment = ctx.inherited && !startsWithVerbPhrase(fragmentText) ? implicitSubject(fragmentText, { previous: ctx.inherited, sentenceInitial: false, startsSurface: startsWithTaxonomySurface }) : undefined;
   let parsed = fragment ? { ...fragment, relations: [] } : ctx.inherited ? { subjects: ctx.inherited, rest: body, relations: [] } : parseSubject(body, { lastPerson: ctx.lastPerson, startsWithVerbPhrase, typeOfName: ctx.typeOfName });
   if (!parsed && ctx.sentenceInitial && !ctx.inherited) {

@@ -60,6 +60,8 @@ export function implicitSubject(body: string, ctx: ImplicitSubjectContext): Impl
   const text = body.trim();
   const stripped = text.replace(LEADING_ADVERBS, '');
   const subjects = ctx.previous && ctx.previous.length > 0 && ctx.previous.every(carriesOver) ? ctx.previous : [USER_IMPLICIT];
+  // "grew up in Vancouver, now in Toronto", "Now in Boulder.": where the subject lives after a history.
+  if (/^now\s+(?:in|based in)\s+\S/i.test(text)) return { subjects, rest: text.replace(/^now\s+(?:based\s+)?in\s+/i, 'live in ') };
   // "originally from Cork but ...": where the subject comes from.
   if (/^originally\s+from\s+\S/i.test(text)) return { subjects, rest: `am ${text}` };
   // "Tunde here, 27, software tester": a bare age in a profile list.
@@ -98,6 +100,7 @@ function startsWithJobTitle(text: string): boolean {
  */
 export function startsFragment(text: string, isMedicationOrDiet: (phrase: string) => boolean): boolean {
   const t = text.trim();
+  if (/^now\s+(?:based\s+)?in\s+[A-Z]/.test(t)) return true;
   const first = /^([a-z-]+)/i.exec(t)?.[1]?.toLowerCase();
   if (first && BE_WORDS.has(first) && standsForBe(t) && t.split(/\s+/).length > 1) return true;
   if (first === 'on') return isMedicationOrDiet(t.replace(/^on\s+/i, '').split(/[,;]|\s+(?:for|and|since|now|which|when|but)\b/i)[0].trim());

@@ -73,7 +73,7 @@ export function splitClauses(
     const piece = sentence.slice(start, match.index).trim();
     // "Julia and I got married", "Me and my husband live ...": a compound subject, not two clauses.
     // "Tom, my brother, lives ...": an appositive, not a clause.
-    if (!fragment && !pieceIsFragment && (connector === 'and' || isBareComma) && piece.length <= 60 && piece.split(/\s+/).length <= 4 && !containsVerb(piece) && !/^(?:hi|hello|hey|well|ok|okay|so|yes|yeah|no|oh|btw|also|actually|honestly|anyway)$/i.test(piece)) continue;
+    if (!fragment && !pieceIsFragment && !startsFragment(piece) && (connector === 'and' || isBareComma) && piece.length <= 60 && piece.split(/\s+/).length <= 4 && !containsVerb(piece) && !/^(?:hi|hello|hey|well|ok|okay|so|yes|yeah|no|oh|btw|also|actually|honestly|anyway)$/i.test(piece)) continue;
     if (piece) clauses.push({ text: piece, inheritsSubject: inherits, ...(subordinate ? { subordinate } : {}) });
     start = match.index + match[0].length;
     pieceIsFragment = fragment;
