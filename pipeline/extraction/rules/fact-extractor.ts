@@ -85,6 +85,15 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
   const facts: ExtractedFact[] = [];
   const seen = new Set<string>();
   let lastPerson: SubjectRef | undefined;
+  const add = (draft: FactDraft) => {
+    const fact = toExtractedFact(draft);
+    // "my dad Brian's 70th": the name without its possessive.
+    if (fact.family === 'people') fact.object = fact.object.replace(/['’]s$/, '');
+    const key = `${subjectKey(fact.subject)}|${fact.predicate}|${normalizeObject(fact.object)}|${fact.negated}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    facts.push(fact);
+  };
 
   for (const block of userText(content)) {
     const plain = expandContractions(stripMarkdown(block));
@@ -120,16 +129,10 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
         previous = { verbHead: analysis.verbHead ?? (analysis.drafts.length > 0 ? undefined : previous.verbHead), date: lastStatedDate(analysis.drafts) ?? previous.date };
         if (analysis.subjects) previousSubjects = analysis.subjects;
         lastPerson = analysis.lastPerson;
-        for (const draft of index === clauses.length - 1 ? [...analysis.drafts, ...profile, ...mentioned] : analysis.drafts) {
-          const fact = toExtractedFact(draft);
-          // "my dad Brian's 70th": the name without its possessive.
-          if (fact.family === 'people') fact.object = fact.object.replace(/['’]s$/, '');
-          const key = `${subjectKey(fact.subject)}|${fact.predicate}|${normalizeObject(fact.object)}|${fact.negated}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          facts.push(fact);
-        }
+        analysis.drafts.forEach(add);
       });
+      profile.forEach(add);
+      mentioned.forEach(add);
     }
   }
   return facts;
