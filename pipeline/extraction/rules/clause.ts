@@ -433,7 +433,7 @@ export function analyzeClause(input: string, context: ClauseContext): ClauseAnal
     for (const item of [{ predicate: hit.predicate, object: '', negated: undefined as boolean | undefined, replaced: false }, ...(hit.extras ?? [])]) {
       let objects = item.object ? [item.object] : hit.objects;
       // "speaks German well": the language without the adverb.
-      if (item.predicate === 'speaks') objects = objects.map((o) => (/^\S+\s+(?:well|fluently|badly|a bit|a little|ok|okay|decently|natively)$/i.test(o) && isLanguage(o.split(' ')[0]) ? o.split(' ')[0] : o));
+      if (item.predicate === 'speaks') objects = objects.map((o) => o.replace(/^(?:a\s+)?word\s+of\s+(\S+).*$/i, '$1')).map((o) => (/^\S+\s+(?:well|fluently|badly|a bit|a little|ok|okay|decently|natively)$/i.test(o) && isLanguage(o.split(' ')[0]) ? o.split(' ')[0] : o));
       if (item.replaced) {
         if (negated || tense === 'past') continue;
         const planned = tense === 'planned';
@@ -448,7 +448,7 @@ export function analyzeClause(input: string, context: ClauseContext): ClauseAnal
       if (predicate === 'visited' && (tense === 'planned' || (vp.time === 'progressive' && !itemNegated))) predicate = 'trip_to';
       if (predicate === 'trip_to' && tense === 'past') predicate = 'visited';
       // "fluent in SQL and Tableau": a skill when it is no human language.
-      if (predicate === 'speaks' && objects.every((o) => !isLanguage(o) && !isLanguage(o.split(' ')[0]))) predicate = 'has_skill';
+      if (predicate === 'speaks' && objects.every((o) => !o.split(' ').some((w) => isLanguage(w)))) predicate = 'has_skill';
       // "gave up oat milk", "cut out alcohol": what is given up is a drink when it names one.
       if (predicate === 'eats' && objects.every((o) => DRINK.test(o))) predicate = 'drinks';
       // "I don't like X (any more)" is a dislike; it also invalidates a live "likes X" as its opposite.

@@ -150,6 +150,8 @@ function isPlace(item: string, predicate: string): boolean {
   if (NOT_PLACES.test(lower) || NOT_PLACE_START.test(lower) || UNRESOLVED_OBJECTS.has(lower)) return false;
   if (/^(?:my|our|his|her|their|your)\b/i.test(item)) return false;
   if (predicate === 'lives_in' && HOUSING.test(lower)) return false;
+  // A home is named, not described with amounts: not "cover full rent of $2,400 alone".
+  if (predicate === 'lives_in' && (/[$£€\d]/.test(item) || (/^[a-z]/.test(item) && item.split(/\s+/).length > 3))) return false;
   // "moved to another team", "moved to a new role": work units, not places.
   if (/^(?:another|a|an|the|a new|a different|new)\s+(?:\w+\s+)?(?:team|department|dept|role|job|position|project|company|office|floor|desk|group|unit|shift|school|class|gym)$/i.test(item)) return false;
   if (predicate === 'visited' || predicate === 'trip_to') {
@@ -322,9 +324,17 @@ const GENERIC_TAIL =
 const NAME_LIKE = new Set<ObjectClass>(['place', 'organization', 'company', 'person', 'ownable', 'pet', 'medication', 'condition', 'school', 'club', 'language']);
 
 function trimTail(item: string, request: ObjectRequest): string {
-  let out = cut(item, GENERIC_TAIL).replace(/\s+(?:myself|ourselves|himself|herself|themselves)$/i, '');
+  let out = cut(item, GENERIC_TAIL)
+    .replace(/\s+(?:myself|ourselves|himself|herself|themselves|originally|specifically)$/i, '')
+    // "Chicago ~7 years", "Diet Coke a day": a length of time or a rate is not part of the name.
+    .replace(/\s+(?:~|about\s+|around\s+|nearly\s+|almost\s+)?\d+\s*(?:years?|yrs?|months?|mos?)\b.*$/i, '');
+  if (request.predicate === 'drinks' || request.predicate === 'eats') out = out.replace(/\s+(?:a|per|each)\s+(?:day|week|night|month)$/i, '');
+  // "~4 cans of Diet Coke", "two cups of tea": the drink, not the quantity.
+  if (request.predicate === 'drinks' || request.predicate === 'eats') out = out.replace(/^~?(?:\d+|a|one|two|three|four|five|six|a few|a couple of)\s+(?:cans?|cups?|glasses?|bottles?|pints?|shots?|mugs?|pieces?|slices?|bowls?)\s+of\s+/i, '');
+  // "escitalopram ten milligrams", "metformin 500": the drug named without a spelled-out or unit-less dose.
+  if (request.objectClass === 'medication') out = out.replace(/^(\S+)\s+(?:(?:[a-z]+|\d+)\s+)?(?:milligrams?|micrograms?)$/i, '$1').replace(/^([A-Za-z]\S*)\s+\d+$/, '$1');
   // "a new flat in Glasgow" is Glasgow.
-  if (request.objectClass === 'place') out = out.replace(/^(?:(?:new|little|tiny|small|big|nice|lovely|rented|shared)\s+)*(?:flat|house|apartment|place|home|bungalow|cottage|studio|condo|room|village|town|suburb|area)\s+(?:in|on|near|outside|just outside)\s+(?:the\s+)?/i, '');
+  if (request.objectClass === 'place') out = out.replace(/^(?:(?:user's|my|our|his|her|their)\s+)?(?:(?:new|little|tiny|small|big|nice|lovely|rented|shared|childhood|family|care|nursing|retirement|student)\s+)*(?:flat|house|apartment|place|home|bungalow|cottage|studio|condo|room|village|town|suburb|area|bedsit|houseshare|house share|flatshare|flat share|maisonette|terrace|semi)\s+(?:in|on|near|outside|just outside)\s+(?:the\s+)?/i, '');
   if (NAME_LIKE.has(request.objectClass)) {
     const words = out.split(/\s+/);
     const k = words.findIndex((w, i) => i > 0 && /ing$/i.test(w) && readVerb(w.toLowerCase()).some((r) => r.form === 'gerund'));
