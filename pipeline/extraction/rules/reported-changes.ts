@@ -11,7 +11,13 @@ const TAKEN_OFF = new RegExp(String.raw`^${CLINICIAN}\s+(?:just\s+)?(?:taken|too
 const RAISED = new RegExp(String.raw`^${CLINICIAN}\s+(?:just\s+)?(?:upped|increased|raised|doubled|lowered|reduced|halved|changed)\s+(?:my|the)\s+(\S+(?:\s+\S+)?)\s+(?:dose\s+)?(?:to|from)\b.*$`, 'i');
 const OFFER_WITHDRAWN = /^([A-Z][\p{L}&'’-]*(?:\s+[A-Z][\p{L}&'’-]*)*)\s+(?:has\s+|have\s+)?(?:rescinded|withdrew|withdrawn|pulled|retracted|cancelled|canceled|revoked)\s+(?:the|my|their|its)\s+(?:job\s+)?offer\b.*$/u;
 
+/** "back from Iceland", "just got back from a week in Lisbon": a trip that is over is a visit. */
+const BACK_FROM = /^(?:(?:I|we)\s+(?:am|are)\s+|(?:I|we)\s+(?:just\s+)?got\s+|just\s+got\s+|got\s+|just\s+|finally\s+)?back\s+from\s+(?:(?:a|our|my|the)\s+(?:\w+\s+)?(?:trip|week|weekend|fortnight|holiday|vacation|days?|break)\s+(?:to|in)\s+)?([A-Z][\p{L}'’-]*(?:\s+[A-Z][\p{L}'’-]*)*)/u;
+
 export function rewriteReportedChange(sentence: string): string {
+  const trimmed = sentence.trim();
+  const back = BACK_FROM.exec(/^I\b/.test(trimmed) ? trimmed : trimmed.charAt(0).toLowerCase() + trimmed.slice(1));
+  if (back) return `I visited ${back[1]}`;
   const raised = RAISED.exec(sentence);
   if (raised) return `I take ${raised[1]}`;
   const offer = OFFER_WITHDRAWN.exec(sentence);
