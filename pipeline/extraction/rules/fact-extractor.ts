@@ -8,6 +8,7 @@ import { toExtractedFact, type FactDraft } from './draft.js';
 import { mentionedRelatives } from './relatives.js';
 import { rewriteReportedChange } from './reported-changes.js';
 import { profileLineFacts } from './profile-lines.js';
+import { correctTypos } from './typos.js';
 import { QUESTION_STARTERS, setPersonNameCheck } from './lexicon.js';
 import { stripMarkdown } from './markdown.js';
 import { splitClauses, splitSentences } from './sentences.js';
@@ -96,7 +97,7 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
   };
 
   for (const block of userText(content)) {
-    const plain = expandContractions(stripMarkdown(block));
+    const plain = expandContractions(correctTypos(stripMarkdown(block)));
     for (const raw of splitSentences(plain)) {
       if (isQuestionOrRequest(raw)) continue;
       // "(joking obviously)", "jk": what the sentence says is not meant.
