@@ -274,9 +274,7 @@ export function matchSpecialPatterns(text: string, referenceTime: Date): FactDra
 
   const allergyNoun = /^I\s+(?:have|has|have got|has got|got|developed|have developed|has developed)\s+(?:a\s+|an\s+)?(?:(?:severe|mild|bad|serious|slight|deadly|life-threatening|strong|really bad)\s+)?([\p{L} -]+?)\s+allerg(?:y|ies)\b/iu.exec(t);
   if (allergyNoun) {
-    // "a peanut allergy" is an allergy to peanuts: countable allergens are named in the plural.
-    const plural = (v: string) => v.replace(/\b(nut|peanut|cashew|almond|walnut|hazelnut|pistachio|egg|cat|dog|bee|wasp|sting|horse|kiwi)$/i, '$1s').replace(/\bstrawberry$/i, 'strawberries');
-    return objects(allergyNoun[1], 'any', 'allergic_to', true).map((v) => draft(USER, 'allergic_to', plural(v), 'have an allergy'));
+    return objects(allergyNoun[1], 'any', 'allergic_to', true).map((v) => draft(USER, 'allergic_to', v, 'have an allergy'));
   }
 
   const rent = /^I\s+(?:now\s+)?pay\s+(.+?)\s+(?:in|for|of)?\s*rent\b/i.exec(t);
