@@ -60,7 +60,7 @@ const startsWithNameAndVerb = (text: string) => leadingName(text, startsWithVerb
 const containsVerb = (text: string) =>
   text.split(/\s+/).some((word) => /^(?:am|is|are|was|were|have|has|had|do|does|did|will|would|can)$/i.test(word) || readVerb(word.toLowerCase().replace(/[^a-z]/g, '')).some((r) => r.form !== 'gerund' && (/^[a-z]/.test(word) || r.form === 'past')));
 
-const NOT_MEANT = /\b(?:joking|jk|j\/k|kidding|just kidding|not really|in my dreams|as if|yeah right)\b/i;
+const NOT_MEANT = /\b(?:joking|jk|j\/k|kidding|just kidding|in my dreams|yeah right)\b/i;
 
 /** A clause that is only a name and a date after "then" ("then London until 2020"), or undefined. */
 function leftOutVerb(clause: string): string | undefined {
