@@ -156,3 +156,15 @@ describe('supersede order and factory', () => {
     await expect(judge.decide(incoming('lives_in', 'Munich', '2024-06-01', 2), [live('f1', 'lives_in', 'Berlin', '2024-01-01', 1)])).resolves.toEqual({ kind: 'insert', invalidate: ['f1'] });
   });
 });
+
+describe('rule judge: denials that name the thing briefly', () => {
+  it('retracts the live fact whose name contains every word of the denial, and nothing else', () => {
+    const stored = [live('a', 'works_at', "Guy's Hospital", '2022-01-01', 1), live('b', 'works_at', 'Evelina Hospital', '2023-01-01', 2)];
+    expect(decideByRules(incoming('works_at', "Guy's", '2024-03-01', 3, { negated: true }), stored)).toEqual({ kind: 'retract', invalidate: ['a'] });
+  });
+
+  it('ending ownership also ends driving the same vehicle', () => {
+    const stored = [live('o', 'owns', 'VW Golf', '2023-01-01', 1), live('d', 'drives', 'VW Golf', '2023-01-01', 1), live('t', 'drives', 'Tesla', '2023-01-01', 1)];
+    expect(decideByRules(incoming('owns', 'Golf', '2024-04-01', 2, { negated: true }), stored)).toEqual({ kind: 'retract', invalidate: ['o', 'd'] });
+  });
+});

@@ -1,5 +1,5 @@
 import type { CandidateFact, ContradictionDecision, ContradictionJudge, IncomingFact } from '../types.js';
-import { candidatePredicates, isSingleValued, oppositeOf, ANY_OBJECT } from '../extraction/taxonomy.js';
+import { candidatePredicates, endsAlong, isSingleValued, oppositeOf, ANY_OBJECT } from '../extraction/taxonomy.js';
 import { normalizeObject, subjectKey } from '../extraction/normalize.js';
 
 /**
@@ -65,6 +65,23 @@ export function sameObject(predicate: string, a: string, b: string): boolean {
   return [...small].every((w) => large.has(w) || large.has(`${w}s`) || (w.endsWith('s') && large.has(w.slice(0, -1))));
 }
 
+/**
+ * A denial may name the thing more briefly than the statement it ends: "left Guy's" ends
+ * "works at Guy's Hospital", "sold the Golf" ends "owns VW Golf". Every word of the shorter name
+ * must appear in the longer one.
+ */
+export function namesSameThing(stored: string, denied: string): boolean {
+  const a = normalizeObject(stored);
+  const b = normalizeObject(denied);
+  if (a === b) return true;
+  const words = (s: string) => s.split(' ').filter((w) => w && !['the', 'my', 'a', 'an', 'our'].includes(w));
+  const storedWords = new Set(words(a).map(singular));
+  const deniedWords = words(b).map(singular);
+  return deniedWords.length > 0 && deniedWords.every((w) => storedWords.has(w));
+}
+
+const singular = (w: string) => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w);
+
 const sameDay = (a: Date, b: Date) => a.toISOString().slice(0, 10) === b.toISOString().slice(0, 10);
 
 export function decideByRules(incoming: IncomingFact, candidates: CandidateFact[]): ContradictionDecision {
@@ -74,7 +91,9 @@ export function decideByRules(incoming: IncomingFact, candidates: CandidateFact[
   const sameObj = samePredicate.filter((c) => sameObject(incoming.predicate, c.object, incoming.object));
 
   if (incoming.negated) {
-    const denied = object === ANY_OBJECT ? samePredicate : sameObj;
+    // "sold the Golf" ends "owns VW Golf" and, along with it, "drives VW Golf".
+    const ended = live.filter((c) => c.predicate === incoming.predicate || endsAlong(incoming.predicate).includes(c.predicate));
+    const denied = object === ANY_OBJECT ? samePredicate : ended.filter((c) => namesSameThing(c.object, incoming.object));
     return { kind: 'retract', invalidate: ids(denied.filter((c) => precedes(c, incoming) || compareSupersedeOrder(c, incoming) <= 0 || notStarted(c, incoming))) };
   }
 

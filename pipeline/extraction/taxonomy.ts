@@ -125,7 +125,7 @@ const PEOPLE = family('people', [
   { name: 'has_relative', cardinality: 'multi', objectKind: 'person', description: 'other relatives: cousin, aunt, uncle, grandparent, niece, nephew, in-laws', surfaces: [] },
   { name: 'has_friend', cardinality: 'multi', objectKind: 'person', description: 'friend', surfaces: [] },
   { name: 'has_colleague', cardinality: 'multi', objectKind: 'person', description: 'colleague or co-worker', surfaces: [] },
-  { name: 'has_manager', cardinality: 'single', objectKind: 'person', description: 'boss or manager', surfaces: [] },
+  { name: 'has_manager', cardinality: 'single', objectKind: 'person', description: 'boss or manager', surfaces: [state('report to', 'person'), state('work under', 'person')] },
   { name: 'has_roommate', cardinality: 'multi', objectKind: 'person', description: 'roommate or flatmate', surfaces: [] },
 ]);
 
@@ -150,7 +150,7 @@ const WORK = family('work', [
     surfaces: [state('work at', 'organization'), state('work for', 'organization'), state('be employed at', 'organization'), state('be employed by', 'organization'),
       onset('join', 'company'), onset('start at', 'company'), onset('start working at', 'organization'), onset('start working for', 'organization'),
       onset('start a new job at', 'organization'), onset('start a job at', 'organization'), onset('start my new job at', 'organization'), onset('get a job at', 'organization'), onset('get a new job at', 'organization'),
-      onset('be hired by', 'organization'), onset('accept a job at', 'organization'), onset('accept an offer from', 'organization'), onset('found', 'company'),
+      onset('be hired by', 'organization'), onset('accept a job at', 'organization'), onset('accept an offer from', 'organization'), onset('accept an offer at', 'organization'), onset('accept a position at', 'organization'), onset('found', 'company'),
       end('leave', 'company'), end('quit', 'company'), end('quit', 'organization'), end('hand in my notice at', 'organization'), end('resign from', 'organization'), end('leave my job at', 'organization'), end('quit my job at', 'organization'),
       fixed('quit my job', 'end', ANY_OBJECT), fixed('lose my job', 'end', ANY_OBJECT), fixed('be fired', 'end', ANY_OBJECT), fixed('get fired', 'end', ANY_OBJECT),
       fixed('be laid off', 'end', ANY_OBJECT), fixed('get laid off', 'end', ANY_OBJECT), fixed('be unemployed', 'end', ANY_OBJECT),
@@ -263,10 +263,17 @@ export function oppositeOf(predicate: string): string | undefined {
   return BY_NAME.get(predicate)?.opposite;
 }
 
-/** The predicate itself plus its opposite: what stage 1 must fetch for the judge. */
+/** Ending the first relation ends these too, for the same object: selling a car ends driving it. */
+const ENDS_ALONG: Record<string, string[]> = { owns: ['drives'] };
+
+export function endsAlong(predicate: string): string[] {
+  return ENDS_ALONG[predicate] ?? [];
+}
+
+/** The predicate itself, its opposite and what ends along with it: what stage 1 must fetch for the judge. */
 export function candidatePredicates(predicate: string): string[] {
   const opposite = oppositeOf(predicate);
-  return opposite ? [predicate, opposite] : [predicate];
+  return [predicate, ...(opposite ? [opposite] : []), ...endsAlong(predicate)];
 }
 
 export function predicateNames(): string[] {

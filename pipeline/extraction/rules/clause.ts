@@ -3,13 +3,16 @@ import { ANY_OBJECT, SURFACE_INDEX, isSingleValued, type ObjectClass, type Surfa
 import { copulaFacts } from './copula.js';
 import { findDates, removeMentions, type DateMention } from './dates.js';
 import type { FactDraft } from './draft.js';
-import { parseSmallNumber } from './lexicon.js';
+import { RELATIONS, isLanguage, isMedicationPhrase, parseSmallNumber } from './lexicon.js';
 import { dietOf, extractObjects } from './objects.js';
 import { eventFacts } from './events.js';
+import { residenceIn } from './residence.js';
+import { measureFacts } from './measures.js';
 import { matchSpecialPatterns, relativesNamed } from './special.js';
 import { USER, parseSubject, type SubjectRef } from './subjects.js';
 import { parseVerbPhrase, tokenize, type Token, type VerbPhrase, type VerbTime } from './verb-phrase.js';
 import { readVerb } from './inflection.js';
+import { BE_WORDS, carriesOver, implicitSubject, startsFragment, standsForBe, withBe } from './implicit-subject.js';
 
 /**
  * One clause in, fact drafts out. The order of attempts: whole-clause patterns
@@ -24,6 +27,10 @@ export interface ClauseContext {
   lastPerson?: SubjectRef;
   /** First clause of a sentence: allows a dropped "I" ("Moved to Munich last year"). */
   sentenceInitial: boolean;
+  /** Subjects of the previous clause of the same sentence, for a clause that leaves its subject out. */
+  previousSubjects?: SubjectRef[];
+  /** The last date the previous clause stated (its end, else its start), for a bare "since" ("and I've been in Amsterdam since"). */
+  previousDate?: Date;
   typeOfName: (name: string, clause: string) => SubjectType;
 }
 
@@ -31,6 +38,8 @@ export interface ClauseAnalysis {
   drafts: FactDraft[];
   subjects?: SubjectRef[];
   lastPerson?: SubjectRef;
+  /** The verb words the facts came from ("lived in"), for a following clause that leaves them out ("then London until 2020"). */
+  verbHead?: string;
 }
 
 const FILLER_PHRASES = [
@@ -49,6 +58,8 @@ const HEDGE_STRONG = /^(?:i guess|i suppose|maybe|probably|perhaps|possibly|appa
 const NON_FACTUAL = /^(?:if|when|whenever|unless|whether|once|as soon as|in case|i wish|i wonder|i hope|imagine|suppose|what if|hopefully|let's|let us|you|your|do you|can you|could you|would you|will you|are you|is there)\b/i;
 const TEMPORAL_ADVERBS = /\b(?:right now|at the moment|at present|currently|nowadays|these days|lately|recently|today|for now|as of now|still|again|now|at this point|these past few (?:weeks|months|years))\b/gi;
 const NO_LONGER = /\b(?:any ?more|no longer)\b/i;
+
+const DRINK = /\b(?:milk|coffee|tea|alcohol|booze|beer|wine|spirits|soda|coke|pepsi|juice|energy drinks?|caffeine|decaf|lager|cider|whisk(?:e)?y|vodka|gin|prosecco|champagne|espresso|latte|cappuccino|kombucha)$/i;
 
 /** Predicates whose past-tense statement is still true now ("I visited Japan", "I was born in Rome"). */
 const PERMANENT = new Set(['born_in', 'visited', 'graduated_from', 'birth_year', 'birthday', 'is_from', 'divorced_from']);
@@ -99,12 +110,26 @@ export function startsWithVerbPhrase(text: string): boolean {
   return readVerb(first).some((r) => r.form !== 'gerund');
 }
 
+/** True when `text` starts with the words of a taxonomy surface ("lives in", "moved to"), any verb form. */
+function startsWithTaxonomySurface(text: string): boolean {
+  const words = tokenize(text.slice(0, 60)).map((t) => t.lower);
+  for (let n = Math.min(4, words.length); n >= 1; n--) if (hasSurfaceStartingWith(words.slice(0, n))) return true;
+  return false;
+}
+
+/** A verbless fragment after a comma that continues the previous subject ("..., on lamotrigine"). */
+export function startsClauseFragment(text: string): boolean {
+  return startsFragment(text, (phrase) => isMedicationPhrase(phrase) || dietOf(phrase) !== undefined);
+}
+
 /** A conjunct like "work at Siemens" that continues the previous subject. */
 export function startsWithTaxonomyVerb(text: string): boolean {
   const tokens = tokenize(text.slice(0, 40));
   if (tokens.length === 0) return false;
   const first = tokens[0].lower;
   if (/^(?:am|is|are|was|were|have|has|had|do|does|did|will|would|can|could|used|never|also|just|really|recently|currently|not|no)$/.test(first)) return true;
+  // "born in Lagos, raised in Peckham": a participle standing for "be raised in".
+  if (BE_WORDS.has(first) && tokens.length > 1) return true;
   return readVerb(first).some((r) => r.form !== 'gerund' && SURFACES_BY_FIRST_WORD.has(r.lemma));
 }
 
@@ -204,6 +229,11 @@ function resolveTiming(predicate: string, tenseFromVerb: Tense, mentions: DateMe
   return { tense, validFrom: validFrom ?? null, validTo: validTo ?? null };
 }
 
+/** Timing of a plain state statement: past for "was", else current. */
+function baseTiming(time: VerbTime): Timing {
+  return { tense: time === 'past' || time === 'used_to' || time === 'past_perfect' ? 'past' : 'current', validFrom: null, validTo: null };
+}
+
 function notAfter(date: Date, referenceTime: Date): Date {
   const ahead = date.getTime() - referenceTime.getTime();
   if (ahead <= 86_400_000) return date;
@@ -252,7 +282,7 @@ interface PredicateHit {
   aspect: SurfaceAspect;
   raw: string;
   /** Extra facts found in the object tail, e.g. the employer in "work as a nurse at X". */
-  extras: { predicate: string; object: string; negated?: boolean }[];
+  extras: { predicate: string; object: string; negated?: boolean; replaced?: boolean }[];
   /** The clause's negation does not apply ("I don't like my job at X" still works at X). */
   keepsPolarity?: boolean;
 }
@@ -276,11 +306,21 @@ function firstHit(vp: VerbPhrase, tokens: Token[]): PredicateHit | undefined {
     if (match.fromText && !isSingleValued(predicate) && surface.aspect === 'onset') {
       for (const old of extractObjects(match.fromText, { objectClass: surface.objectClass ?? 'any', predicate, multi: false })) extras.push({ predicate, object: old, negated: true });
     }
+    // "moving from Gdansk to Poznan in September": the old value holds until then; "moved from Denver to Austin": it has ended.
+    if (match.fromText && isSingleValued(predicate) && surface.aspect === 'onset') {
+      for (const old of extractObjects(match.fromText, { objectClass: surface.objectClass ?? 'any', predicate, multi: false })) extras.push({ predicate, object: old, replaced: true });
+    }
     if (predicate === 'job_title' && surface.fixedObject === 'retired') extras.push({ predicate: 'works_at', object: ANY_OBJECT, negated: true });
     if (predicate === 'job_title' && / as$/.test(surface.phrase)) {
       const tail = /\s(?:at|for|with)\s+(.+)$/i.exec(match.objectText);
       const employer = tail && extractObjects(tail[1], { objectClass: 'organization', predicate: 'works_at', multi: false })[0];
       if (employer) extras.push({ predicate: 'works_at', object: employer });
+    }
+    // "works at Siemens as a technician": the role is stated too.
+    if (predicate === 'works_at' && !surface.fixedObject) {
+      const role = /\s+as\s+(?:an?\s+|the\s+)?(.+)$/i.exec(match.objectText);
+      const title = role && extractObjects(role[1], { objectClass: 'job', predicate: 'job_title', multi: false })[0];
+      if (title) extras.push({ predicate: 'job_title', object: title });
     }
     if (predicate === 'studies') {
       const tail = /\s(?:at)\s+(.+)$/i.exec(match.objectText);
@@ -308,7 +348,9 @@ function wantsDrafts(vp: VerbPhrase, tokens: Token[]): { predicate: string; obje
   return { predicate: 'wants_to', objects, raw: tokens.slice(0, vp.mainIndex).map((t) => t.raw).join(' ') };
 }
 
-export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis {
+export function analyzeClause(input: string, context: ClauseContext): ClauseAnalysis {
+  // "Portuguese is my first language, been in Dublin 3 years": a capitalised word that is no first name does not carry over.
+  const ctx = context.inherited?.every((s) => s.subjectType !== 'person' || carriesOver(s)) === false ? { ...context, inherited: undefined, previousSubjects: undefined } : context;
   let text = stripFillers(input);
   let hedge = 1;
   for (let guard = 0; guard < 3; guard++) {
@@ -319,25 +361,37 @@ export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis
   text = stripFillers(text);
   if (!text || NON_FACTUAL.test(text) || /\?\s*$/.test(text)) return emptyAnalysis(ctx);
 
-  const special = matchSpecialPatterns(text, ctx.referenceTime) ?? eventFacts(text, ctx.referenceTime);
+  const special = matchSpecialPatterns(text, ctx.referenceTime) ?? eventFacts(text, ctx.referenceTime) ?? measureFacts(text);
   if (special) {
     return { drafts: special.map((d) => ({ ...d, confidence: d.confidence * hedge })), lastPerson: ctx.lastPerson };
   }
 
   let mentions = findDates(text, ctx.referenceTime, false);
   let body = removeMentions(text, mentions);
+  // "... until 2020, and I've been in Amsterdam since": a bare "since" starts where the previous clause's date was.
+  const bareSince = /\bsince(?:\s+then)?\s*$/i.exec(body);
+  if (bareSince && ctx.previousDate && !mentions.some((m) => m.role === 'start')) {
+    mentions = [...mentions, { start: text.length, end: text.length, text: bareSince[0], role: 'start', date: ctx.previousDate }];
+    body = body.slice(0, bareSince.index).trim();
+  }
   const noLonger = NO_LONGER.test(body);
   const neverClause = /\bnever\b/i.test(body);
   body = body.replace(/\b(?:any ?more)\b/gi, ' ').replace(TEMPORAL_ADVERBS, ' ').replace(/\s+/g, ' ').replace(/^[\s,]+|[\s,]+$/g, '');
   body = stripFillers(body);
 
-  let parsed = ctx.inherited ? { subjects: ctx.inherited, rest: body, relations: [] } : parseSubject(body, { lastPerson: ctx.lastPerson, startsWithVerbPhrase, typeOfName: ctx.typeOfName });
+  const fragmentText = /^(?:\d|now\s+(?:based\s+)?in\b)/i.test(text) ? text : body;
+  const fragment = ctx.inherited && !startsWithVerbPhrase(fragmentText) ? implicitSubject(fragmentText, { previous: ctx.inherited, sentenceInitial: false, startsSurface: startsWithTaxonomySurface }) : undefined;
+  let parsed = fragment ? { ...fragment, relations: [] } : ctx.inherited ? { subjects: ctx.inherited, rest: body, relations: [] } : parseSubject(body, { lastPerson: ctx.lastPerson, startsWithVerbPhrase, typeOfName: ctx.typeOfName });
   if (!parsed && ctx.sentenceInitial && !ctx.inherited) {
     const first = tokenize(body.replace(/^(?:(?:just|recently|finally|also|actually|really|totally|absolutely|officially)\s+)+/i, ''))[0]?.lower ?? '';
     const readings = readVerb(first);
     if (readings.some((r) => r.form === 'past' && SURFACES_BY_FIRST_WORD.has(r.lemma)) || readings.some((r) => r.form === 'base' && IMPLICIT_I_LEMMAS.has(r.lemma))) {
       parsed = { subjects: [{ ...USER, confidence: 0.9 }], rest: body, relations: [] };
     }
+  }
+  if (!parsed && !ctx.inherited) {
+    const implicit = implicitSubject(fragmentText, { previous: ctx.previousSubjects, sentenceInitial: ctx.sentenceInitial, startsSurface: startsWithTaxonomySurface });
+    if (implicit) parsed = { ...implicit, relations: [] };
   }
   if (!parsed) return emptyAnalysis(ctx);
 
@@ -351,8 +405,11 @@ export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis
   }
   const personSubject = parsed.subjects.find((s) => s.subject !== 'user' && s.subjectType === 'person');
   const lastPerson = personSubject ?? ctx.lastPerson;
-  const done = (): ClauseAnalysis => ({ drafts, subjects: parsed!.subjects, lastPerson });
+  let verbHead: string | undefined;
+  const done = (): ClauseAnalysis => ({ drafts, subjects: parsed!.subjects, lastPerson, ...(verbHead && drafts.length > 0 ? { verbHead } : {}) });
 
+  // Agent notes drop the copula: "User diagnosed with ADHD at 30", "User born in Lagos".
+  if (standsForBe(parsed.rest) && /^(?:born|raised|based|diagnosed|married|engaged|divorced|separated|allergic|employed|enrolled|retired|widowed|located|subscribed)\b/i.test(parsed.rest)) parsed = { ...parsed, rest: withBe(parsed.rest) };
   const tokens = tokenize(parsed.rest);
   const vp = parseVerbPhrase(tokens, hasSurfaceStartingWith);
   if (!vp) return done();
@@ -360,7 +417,7 @@ export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis
   let confidence = 0.9 * hedge * (vp.hedged ? 0.6 : 1);
   const strongHedge = vp.hedged || hedge < 0.6;
 
-  const emit = (hit: { predicate: string; objects: string[]; raw: string; extras?: { predicate: string; object: string; negated?: boolean }[]; keepsPolarity?: boolean }, aspect: SurfaceAspect, extraNegation = false) => {
+  const emit = (hit: { predicate: string; objects: string[]; raw: string; extras?: { predicate: string; object: string; negated?: boolean; replaced?: boolean }[]; keepsPolarity?: boolean }, aspect: SurfaceAspect, extraNegation = false) => {
     let negated = !hit.keepsPolarity && (vp.negated || aspect === 'end' || vp.phase === 'stop' || extraNegation);
     if (vp.negated && aspect === 'end') negated = false; // "I didn't sell my car"
     if (vp.negated && vp.phase === 'stop') negated = false;
@@ -373,18 +430,35 @@ export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis
     if (forward) mentions = findDates(text, ctx.referenceTime, true);
     // A completed change cannot be dated ahead: "started on Monday" is the last Monday, "moved in March" the last March.
     if (!forward && (vp.time === 'past' || vp.time === 'perfect' || vp.time === 'past_perfect')) mentions = mentions.map((m) => (m.role === 'point' ? { ...m, date: notAfter(m.date, ctx.referenceTime) } : m));
-    for (const item of [{ predicate: hit.predicate, object: '', negated: undefined as boolean | undefined }, ...(hit.extras ?? [])]) {
-      const objects = item.object ? [item.object] : hit.objects;
+    for (const item of [{ predicate: hit.predicate, object: '', negated: undefined as boolean | undefined, replaced: false }, ...(hit.extras ?? [])]) {
+      let objects = item.object ? [item.object] : hit.objects;
+      // "speaks German well": the language without the adverb.
+      if (item.predicate === 'speaks') objects = objects.map((o) => o.replace(/^(?:a\s+)?word\s+of\s+(\S+).*$/i, '$1')).map((o) => (/^\S+\s+(?:well|fluently|badly|a bit|a little|ok|okay|decently|natively)$/i.test(o) && isLanguage(o.split(' ')[0]) ? o.split(' ')[0] : o));
+      if (item.replaced) {
+        if (negated || tense === 'past') continue;
+        const planned = tense === 'planned';
+        const now: Timing = { tense: 'current', validFrom: null, validTo: null };
+        const timing = planned ? now : resolveTiming(item.predicate, 'current', mentions, ctx.referenceTime, false);
+        for (const subject of parsed!.subjects) drafts.push(draftFor(subject, item.predicate, item.object, hit.raw, !planned, timing, confidence));
+        continue;
+      }
       let predicate = item.predicate;
       let itemNegated = item.negated ?? negated;
       // "travel to", "go to", "visit" are trips when upcoming and visits when done.
       if (predicate === 'visited' && (tense === 'planned' || (vp.time === 'progressive' && !itemNegated))) predicate = 'trip_to';
       if (predicate === 'trip_to' && tense === 'past') predicate = 'visited';
+      // "fluent in SQL and Tableau": a skill when it is no human language.
+      if (predicate === 'speaks' && objects.every((o) => !o.split(' ').some((w) => isLanguage(w)))) predicate = 'has_skill';
+      // "gave up oat milk", "cut out alcohol": what is given up is a drink when it names one.
+      if (predicate === 'eats' && objects.every((o) => DRINK.test(o))) predicate = 'drinks';
       // "I don't like X (any more)" is a dislike; it also invalidates a live "likes X" as its opposite.
       if (predicate === 'likes' && itemNegated) { predicate = 'dislikes'; itemNegated = false; }
       // "I used to love horror films", "used to smoke": a habit or taste that has ended is denied now.
       if (vp.time === 'used_to' && !itemNegated && HABITS.has(predicate)) itemNegated = true;
       const timing = resolveTiming(predicate, tense, mentions, ctx.referenceTime, neverClause && !noLonger);
+      // "Paris until 2014, then London until 2020": London starts where the previous clause ended.
+      const unknownStart = timing.tense === 'past' && timing.validTo && (!timing.validFrom || timing.validFrom.getTime() === timing.validTo.getTime());
+      if (unknownStart && ctx.previousDate && ctx.previousDate.getTime() < timing.validTo!.getTime()) timing.validFrom = ctx.previousDate;
       // "I'm not moving to Leeds after all" calls a plan off now; a dated or open-ended future ending cannot be stored.
       if (timing.tense === 'planned' && itemNegated) {
         if (timing.validFrom || objects.includes(ANY_OBJECT)) continue;
@@ -416,14 +490,27 @@ export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis
 
   const hit = firstHit(vp, tokens);
   if (hit) {
+    verbHead = hit.raw;
     emit(hit, hit.aspect);
+    // "born in Glasgow in 1961": the year of birth too.
+    const year = hit.predicate === 'born_in' ? mentions.find((m) => m.role === 'point' && /^(?:in\s+)?(?:19|20)\d{2}$/.test(m.text.trim())) : undefined;
+    if (year) for (const subject of parsed.subjects) drafts.push(draftFor(subject, 'birth_year', String(year.date.getUTCFullYear()), hit.raw, false, { tense: 'current', validFrom: null, validTo: null }, confidence));
     return done();
   }
 
   if (vp.readings.some((r) => r.lemma === 'be')) {
     const complement = tokens.slice(vp.mainIndex + 1).map((t) => t.raw).join(' ');
+    // "Sanjay got promoted, he's my manager now": the user's relation to the subject.
+    const relation = /^(?:also\s+)?(?:[Mm]y|[Oo]ur)\s+(?:new\s+)?([a-z][a-z -]*?)(?:\s+now)?$/.exec(complement);
+    const person = parsed.subjects.find((s) => s.subjectType === 'person' && !s.subject.startsWith("user's"));
+    if (relation && person && RELATIONS[relation[1]] && !vp.negated) {
+      drafts.push(draftFor(USER, RELATIONS[relation[1]].predicate, person.subject, `is my ${relation[1]}`, false, baseTiming(vp.time), confidence));
+      return done();
+    }
     const facts = copulaFacts(complement, parsed.subjects.some((s) => s.subject === 'user'));
     const raw = tokens.slice(0, vp.mainIndex + 1).map((t) => t.raw).join(' ');
+    const home = residenceIn(complement, { perfect: vp.time === 'perfect', statedStart: mentions.some((m) => m.role === 'start') });
+    if (home) facts.push({ predicate: 'lives_in', object: home });
     for (const fact of facts) {
       if (fact.object === ANY_OBJECT && vp.negated) continue;
       emit({ predicate: fact.predicate, objects: [fact.object], raw }, 'state', fact.negated === true);

@@ -16,6 +16,8 @@ const PARTICIPLE_AFTER_HAD = /^(?:been|never|already|just|always|lived|worked|ha
 const IS_AFTER_POSSESSIVE =
   /^(?:a|an|the|not|from|in|on|at|been|going|very|so|really|just|also|still|now|currently|called|named|allergic|married|engaged|pregnant|retired|vegan|vegetarian|a|\d|over|under|about|almost|nearly|turning|getting|living|working|studying|my|your|his|her|our|their|gone|back|away|home|sick|ill|dead|single|divorced)\b/i;
 
+const OBJECT_POSITION = /^(?:at|from|to|for|with|in|into|of|on|by|near|left|quit|joined|sold|bought|visited|leave|leaving|join|joining|[a-z]+ed)$/i;
+
 export function expandContractions(text: string): string {
   let s = text.replace(/[’‘`´]/g, "'");
   for (const [pattern, replacement] of NOT_CONTRACTIONS) {
@@ -40,8 +42,9 @@ export function expandContractions(text: string): string {
     `${pronoun} ${PARTICIPLE_AFTER_HAD.test(next) ? 'had' : 'would'}${space}${next}`,
   );
   // "Anna's a doctor", "my birthday's on May 3" -> "is"; "Anna's brother" stays possessive.
-  s = s.replace(/\b([A-Za-z]+)'s(\s+)(\S+)/g, (match, word: string, space: string, next: string) =>
-    IS_AFTER_POSSESSIVE.test(next) && !/^(?:let)$/i.test(word) ? `${word} is${space}${next}` : match,
+  // After a preposition or a past verb the name is an object: "left Guy's in March", "at Sainsbury's on Fridays".
+  s = s.replace(/(\S+\s+)?\b([A-Za-z]+)'s(\s+)(\S+)/g, (match, before: string | undefined, word: string, space: string, next: string) =>
+    IS_AFTER_POSSESSIVE.test(next) && !/^(?:let)$/i.test(word) && !OBJECT_POSITION.test(before?.trim() ?? '') ? `${before ?? ''}${word} is${space}${next}` : match,
   );
   return s;
 }

@@ -39,13 +39,15 @@ function jobFacts(complement: string): CopulaFact[] {
     return facts;
   }
   const body = withArticle ? withArticle[1] : complement;
-  const title = body.replace(/\s+(?:at|for|with|in|from|since|who|which|and|but|because|so|on)\b.*$/i, '').replace(/[.,!?]+$/, '').trim();
+  const title = body.replace(/\s*,.*$/, '').replace(/\s+(?:at|for|with|in|from|since|who|which|and|but|because|so|on)\b.*$/i, '').replace(/[.,!?]+$/, '').trim();
   if (!isJobPhrase(title)) return [];
   if (!withArticle && !/^(?:retired|self-employed|freelance|unemployed)/i.test(title) && title.split(' ').length === 1 && !/s$/.test(title)) {
-    // "I am nurse" is rare; bare singular nouns are usually adjectives ("I am manager material").
-    if (!/^(?:ceo|cto|cfo|coo|head|chef)$/i.test(title)) return [];
+    // "I am manager material" is an adjective use; "I am electrician", "she is doctor in the hospital" (no article, common
+    // in non-native English) is a title when nothing but a place of work follows it.
+    const rest = body.slice(title.length).trim();
+    if (!/^(?:ceo|cto|cfo|coo|head|chef)$/i.test(title) && !(rest === '' || /^(?:,|at\b|in\b|for\b|with\b)/i.test(rest))) return [];
   }
-  const facts: CopulaFact[] = [{ predicate: 'job_title', object: title.replace(/^(?:(?:newly|fully)\s+)?(?:qualified|certified|registered|licensed|trained|chartered)\s+/i, '') }];
+  const facts: CopulaFact[] = [{ predicate: 'job_title', object: title.replace(/^(?:(?:newly|fully)\s+)?(?:qualified|certified|registered|licensed|trained|chartered|self-employed)\s+/i, '') }];
   const tail = EMPLOYER_TAIL.exec(body.slice(title.length));
   if (tail) {
     const student = STUDENT.test(title);

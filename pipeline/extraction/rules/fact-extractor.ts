@@ -1,14 +1,18 @@
 import nlp from 'compromise';
 import type { ExtractedFact, ExtractionInput, FactExtractor, SubjectType } from '../../types.js';
 import { normalizeObject, subjectKey } from '../normalize.js';
-import { analyzeClause, startsWithTaxonomyVerb, startsWithVerbPhrase } from './clause.js';
+import { analyzeClause, startsClauseFragment, startsWithTaxonomyVerb, startsWithVerbPhrase } from './clause.js';
 import { readVerb } from './inflection.js';
 import { expandContractions } from './contractions.js';
-import { toExtractedFact } from './draft.js';
+import { toExtractedFact, type FactDraft } from './draft.js';
+import { mentionedRelatives } from './relatives.js';
+import { rewriteReportedChange } from './reported-changes.js';
+import { profileLineFacts } from './profile-lines.js';
+import { correctTypos } from './typos.js';
 import { QUESTION_STARTERS, setPersonNameCheck } from './lexicon.js';
 import { stripMarkdown } from './markdown.js';
 import { splitClauses, splitSentences } from './sentences.js';
-import { leadingName, type SubjectRef } from './subjects.js';
+import { USER, leadingName, type SubjectRef } from './subjects.js';
 import { toFirstPerson } from './third-person.js';
 import { userText } from './transcript.js';
 
@@ -56,6 +60,22 @@ const startsWithNameAndVerb = (text: string) => leadingName(text, startsWithVerb
 const containsVerb = (text: string) =>
   text.split(/\s+/).some((word) => /^(?:am|is|are|was|were|have|has|had|do|does|did|will|would|can)$/i.test(word) || readVerb(word.toLowerCase().replace(/[^a-z]/g, '')).some((r) => r.form !== 'gerund' && (/^[a-z]/.test(word) || r.form === 'past')));
 
+const NOT_MEANT = /\b(?:joking|jk|j\/k|kidding|just kidding|in my dreams|yeah right)\b/i;
+
+/** A clause that is only a name and a date after "then" ("then London until 2020"), or undefined. */
+function leftOutVerb(clause: string): string | undefined {
+  const m = /^(?:(?:and\s+)?(?:then|later|after that|afterwards)\s+)?([A-Z][\p{L}'’-]*(?:\s+[A-Z][\p{L}'’-]*)*\s+(?:until|till|from|in|for|since)\s.*)$/u.exec(clause.trim());
+  return m?.[1];
+}
+
+function lastStatedDate(drafts: { validFrom: Date | null; validTo: Date | null }[]): Date | undefined {
+  for (let i = drafts.length - 1; i >= 0; i--) {
+    const d = drafts[i].validTo ?? drafts[i].validFrom;
+    if (d) return d;
+  }
+  return undefined;
+}
+
 /**
  * Rule-based extraction, synchronous. Deterministic: the output depends only
  * on `content` and `referenceTime`.
@@ -66,37 +86,54 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
   const facts: ExtractedFact[] = [];
   const seen = new Set<string>();
   let lastPerson: SubjectRef | undefined;
+  const add = (draft: FactDraft) => {
+    const fact = toExtractedFact(draft);
+    // "my dad Brian's 70th": the name without its possessive.
+    if (fact.family === 'people') fact.object = fact.object.replace(/['’]s$/, '');
+    const key = `${subjectKey(fact.subject)}|${fact.predicate}|${normalizeObject(fact.object)}|${fact.negated}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    facts.push(fact);
+  };
 
   for (const block of userText(content)) {
-    const plain = expandContractions(stripMarkdown(block));
+    const plain = expandContractions(correctTypos(stripMarkdown(block)));
     for (const raw of splitSentences(plain)) {
       if (isQuestionOrRequest(raw)) continue;
-      const sentence = toFirstPerson(raw)
+      // "(joking obviously)", "jk": what the sentence says is not meant.
+      if (NOT_MEANT.test(raw)) continue;
+      const sentence = rewriteReportedChange(toFirstPerson(raw))
         // "The doctor switched me from A to B", "my GP put me on X": the change is the user's.
         .replace(/^(?:the |my )?(?:doctor|doc|gp|consultant|psychiatrist|specialist|nurse|dentist|they|she|he|dr\.? [A-Z][a-z]+)\s+(switched|moved|changed|put|started|upped|increased|reduced|lowered|took)\s+me\s+(?=from|to|on|off)/i, (_m, verb: string) => (/^(?:put|started)$/i.test(verb) ? 'I started ' : /^took$/i.test(verb) ? 'I came ' : `I ${verb} `))
         // "Before Arup I worked at Atkins": the leading phrase only dates the clause.
         .replace(/^(?:[Bb]efore|[Aa]fter|[Uu]ntil)\s+[A-Z][\p{L}&'’-]*(?:\s+[A-Z][\p{L}&'’-]*)*,?\s+(?=I\b)/u, '');
-      const clauses = splitClauses(sentence.replace(/[.!…]+$/, ''), startsWithTaxonomyVerb, startsWithNameAndVerb, containsVerb);
+      const clauses = splitClauses(sentence.replace(/[.!…]+$/, ''), startsWithTaxonomyVerb, startsWithNameAndVerb, containsVerb, startsClauseFragment);
+      const profile = profileLineFacts(sentence, input.referenceTime);
+      const mentioned = mentionedRelatives(sentence).map((r): FactDraft => ({ subject: USER, predicate: r.predicate, predicateRaw: r.raw, object: r.name, negated: r.negated, tense: 'current', validFrom: null, validTo: null, confidence: 0.85 }));
       let previousSubjects: SubjectRef[] | undefined;
+      let previous: { verbHead?: string; date?: Date } = {};
       clauses.forEach((clause, index) => {
         if (clause.subordinate) return;
-        const analysis = analyzeClause(clause.text, {
+        const context = {
           referenceTime: input.referenceTime,
           inherited: clause.inheritsSubject ? previousSubjects : undefined,
           lastPerson,
           sentenceInitial: index === 0,
+          previousSubjects,
+          previousDate: previous.date,
           typeOfName,
-        });
+        };
+        let analysis = analyzeClause(clause.text, context);
+        // "I lived in Paris until 2014, then London until 2020": the second clause leaves out its verb.
+        const gapped = analysis.drafts.length === 0 && previous.verbHead ? leftOutVerb(clause.text) : undefined;
+        if (gapped) analysis = analyzeClause(`${previous.verbHead} ${gapped}`, { ...context, inherited: previousSubjects, sentenceInitial: false });
+        previous = { verbHead: analysis.verbHead ?? (analysis.drafts.length > 0 ? undefined : previous.verbHead), date: lastStatedDate(analysis.drafts) ?? previous.date };
         if (analysis.subjects) previousSubjects = analysis.subjects;
         lastPerson = analysis.lastPerson;
-        for (const draft of analysis.drafts) {
-          const fact = toExtractedFact(draft);
-          const key = `${subjectKey(fact.subject)}|${fact.predicate}|${normalizeObject(fact.object)}|${fact.negated}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          facts.push(fact);
-        }
+        analysis.drafts.forEach(add);
       });
+      profile.forEach(add);
+      mentioned.forEach(add);
     }
   }
   return facts;

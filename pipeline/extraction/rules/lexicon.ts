@@ -130,7 +130,7 @@ export const NATIONALITIES = set(
     'jamaican|haitian|dominican|puerto rican|ecuadorian|bolivian|uruguayan|paraguayan|costa rican|guatemalan|honduran|salvadoran|nicaraguan|panamanian|luxembourgish|maltese|cypriot|georgian|armenian',
 );
 
-export const DIETS = set('vegetarian|vegan|pescatarian|pescetarian|keto|paleo|gluten-free|gluten free|dairy-free|dairy free|halal|kosher|flexitarian|raw vegan|plant-based|plant based|low-carb|low carb|carnivore|fruitarian|intermittent fasting');
+export const DIETS = set('vegetarian|vegan|pescatarian|pescetarian|keto|paleo|gluten-free|gluten free|dairy-free|dairy free|halal|kosher|flexitarian|raw vegan|plant-based|plant based|low-carb|low carb|carnivore|fruitarian|intermittent fasting|mediterranean|ketogenic|low-fodmap|low fodmap|whole30|atkins|dash|low-fat|low fat|sugar-free|sugar free|lactose-free|lactose free|pescetarian');
 
 const JOB_NOUNS =
   'teacher|nurse|doctor|physician|surgeon|dentist|lawyer|attorney|solicitor|barrister|judge|engineer|developer|programmer|designer|architect|accountant|consultant|manager|chef|cook|' +

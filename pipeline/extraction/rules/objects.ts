@@ -150,6 +150,10 @@ function isPlace(item: string, predicate: string): boolean {
   if (NOT_PLACES.test(lower) || NOT_PLACE_START.test(lower) || UNRESOLVED_OBJECTS.has(lower)) return false;
   if (/^(?:my|our|his|her|their|your)\b/i.test(item)) return false;
   if (predicate === 'lives_in' && HOUSING.test(lower)) return false;
+  // A home is named, not described with amounts: not "cover full rent of $2,400 alone".
+  if (predicate === 'lives_in' && (/[$£€\d]/.test(item) || (/^[a-z]/.test(item) && item.split(/\s+/).length > 3))) return false;
+  // "moved to another team", "moved to a new role": work units, not places.
+  if (/^(?:another|a|an|the|a new|a different|new)\s+(?:\w+\s+)?(?:team|department|dept|role|job|position|project|company|office|floor|desk|group|unit|shift|school|class|gym)$/i.test(item)) return false;
   if (predicate === 'visited' || predicate === 'trip_to') {
     if (THE_PLACES.test(lower)) return true;
     if (/^(?:the|a|an|some)\s/i.test(item) && !/^The\s+[A-Z]/.test(item)) return false;
@@ -281,12 +285,36 @@ export function extractObjects(raw: string, request: ObjectRequest): string[] {
     // A list item that starts with a finite verb is a new clause ("kept Spotify"), not an object.
     if (items.length > 1 && /^[a-z]/.test(item) && readVerb(item.split(/\s+/)[0]).some((r) => r.form === 'past' || r.form === 'third')) continue;
     if (request.objectClass !== 'money' && (PREPOSITION_START.test(item) || PRONOUN_START.test(item))) continue;
+    // "diagnosed with IBS finaly after 2 yrs ...": a known condition name ends the object.
+    if (request.predicate === 'has_condition' && request.objectClass === 'any' && !isConditionPhrase(item)) item = namedPrefix(item, { ...request, objectClass: 'condition' }) ?? item;
     if (item.split(/\s+/).length > (request.objectClass === 'any' || request.objectClass === 'appointment' ? 8 : 6)) continue;
-    if (!passesClass(item, request)) continue;
+    if (!passesClass(item, request)) {
+      const named = namedPrefix(item, request);
+      if (!named) continue;
+      item = named;
+    }
+    if (request.objectClass === 'medication') item = item.replace(DOSE_THEN_SCHEDULE, '$1');
     const shaped = shapeItem(item, request);
     if (shaped && !out.includes(shaped)) out.push(shaped);
   }
   return out;
+}
+
+/** Classes recognised by their name: the object may run on past it ("IBS finaly after 2 yrs", "psoriasis on my elbows"). */
+const PREFIX_CLASSES = new Set<ObjectClass>(['condition', 'medication']);
+const DOSE_THEN_SCHEDULE = /^(\S.*?\s\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ml|iu|g))\b.+$/i;
+/** A condition or drug name followed by one of these is a modifier of another thing ("COVID booster", "flu shot"). */
+const MODIFIED_HEAD = /^(?:booster|shot|jab|vaccine|vaccination|test|tests|scan|appointment|clinic|ward|team|nurse|doctor|specialist|meds|medication|tablets?|pills?|season|symptoms|awareness|charity|research|patients?)$/i;
+
+/** The longest leading words of `item` that pass the class test, for classes recognised by name. */
+function namedPrefix(item: string, request: ObjectRequest): string | undefined {
+  if (!PREFIX_CLASSES.has(request.objectClass)) return undefined;
+  const words = item.split(/\s+/);
+  for (let n = Math.min(words.length - 1, 4); n >= 1; n--) {
+    const prefix = words.slice(0, n).join(' ');
+    if (!/^(?:and|or|of|with|on|in|the|a|my)$/i.test(words[n - 1]) && !MODIFIED_HEAD.test(words[n]) && passesClass(prefix, request)) return prefix;
+  }
+  return undefined;
 }
 
 /** Words that end a noun phrase in chat: degree adverbs, ages, manner, companions, a finite verb starting a new clause. */
@@ -296,9 +324,17 @@ const GENERIC_TAIL =
 const NAME_LIKE = new Set<ObjectClass>(['place', 'organization', 'company', 'person', 'ownable', 'pet', 'medication', 'condition', 'school', 'club', 'language']);
 
 function trimTail(item: string, request: ObjectRequest): string {
-  let out = cut(item, GENERIC_TAIL);
+  let out = cut(item, GENERIC_TAIL)
+    .replace(/\s+(?:myself|ourselves|himself|herself|themselves|originally|specifically)$/i, '')
+    // "Chicago ~7 years", "Diet Coke a day": a length of time or a rate is not part of the name.
+    .replace(/\s+(?:~|about\s+|around\s+|nearly\s+|almost\s+)?\d+\s*(?:years?|yrs?|months?|mos?)\b.*$/i, '');
+  if (request.predicate === 'drinks' || request.predicate === 'eats') out = out.replace(/\s+(?:a|per|each)\s+(?:day|week|night|month)$/i, '');
+  // "~4 cans of Diet Coke", "two cups of tea": the drink, not the quantity.
+  if (request.predicate === 'drinks' || request.predicate === 'eats') out = out.replace(/^~?(?:\d+|a|one|two|three|four|five|six|a few|a couple of)\s+(?:cans?|cups?|glasses?|bottles?|pints?|shots?|mugs?|pieces?|slices?|bowls?)\s+of\s+/i, '');
+  // "escitalopram ten milligrams", "metformin 500": the drug named without a spelled-out or unit-less dose.
+  if (request.objectClass === 'medication') out = out.replace(/^(\S+)\s+(?:(?:[a-z]+|\d+)\s+)?(?:milligrams?|micrograms?)$/i, '$1').replace(/^([A-Za-z]\S*)\s+\d+$/, '$1');
   // "a new flat in Glasgow" is Glasgow.
-  if (request.objectClass === 'place') out = out.replace(/^(?:(?:new|little|tiny|small|big|nice|lovely|rented|shared)\s+)*(?:flat|house|apartment|place|home|bungalow|cottage|studio|condo|room|village|town|suburb|area)\s+(?:in|on|near|outside|just outside)\s+(?:the\s+)?/i, '');
+  if (request.objectClass === 'place') out = out.replace(/^(?:(?:user's|my|our|his|her|their)\s+)?(?:(?:new|little|tiny|small|big|nice|lovely|rented|shared|childhood|family|care|nursing|retirement|student)\s+)*(?:flat|house|apartment|place|home|bungalow|cottage|studio|condo|room|village|town|suburb|area|bedsit|houseshare|house share|flatshare|flat share|maisonette|terrace|semi)\s+(?:in|on|near|outside|just outside)\s+(?:the\s+)?/i, '');
   if (NAME_LIKE.has(request.objectClass)) {
     const words = out.split(/\s+/);
     const k = words.findIndex((w, i) => i > 0 && /ing$/i.test(w) && readVerb(w.toLowerCase()).some((r) => r.form === 'gerund'));

@@ -45,11 +45,13 @@ export function splitClauses(
   startsWithVerb: (text: string) => boolean,
   startsWithName: (text: string) => boolean,
   containsVerb: (text: string) => boolean,
+  startsFragment: (text: string) => boolean = () => false,
 ): Clause[] {
   const clauses: Clause[] = [];
   let start = 0;
   let inherits = false;
   let subordinate = false;
+  let pieceIsFragment = false;
   CONJUNCTION.lastIndex = 0;
   let match: RegExpExecArray | null;
   while ((match = CONJUNCTION.exec(sentence))) {
@@ -62,14 +64,19 @@ export function splitClauses(
     // "... and work at X"; in chat also a bare comma: "left the bank, started at a charity".
     const pastAfterComma = isBareComma && /^[a-z]+(?:ed|t)\b|^(?:quit|sold|bought|got|went|took|began|became|joined|started|moved|left|lost|met|made|found)\b/i.test(after) && startsWithVerb(after);
     const verbAfterComma = isBareComma && /^[a-z]/.test(after) && startsWithVerb(after) && !/^\S+ing\b/i.test(after);
-    const continuation = ((!isBareComma && /^(?:and|but|and then|and now|but now|plus|then|yet)$/.test(connector)) || pastAfterComma || verbAfterComma) && startsWithVerb(after);
+    // "41, software architect at Intuit, married to Grace": verbless fragments of a profile list.
+    // "I lived in Paris until 2014, then London until 2020": a name and a date that leave the verb out.
+    const gapped = /^(?:then|and then)$/.test(connector) && /^[A-Z][\p{L}'’-]*(?:\s+[A-Z][\p{L}'’-]*)*\s+(?:until|till|from|in|for|since)\s/u.test(after);
+    const fragment = (isBareComma && startsFragment(after)) || gapped;
+    const continuation = fragment || ((!isBareComma && /^(?:and|but|and then|and now|but now|plus|then|yet)$/.test(connector)) || pastAfterComma || verbAfterComma) && startsWithVerb(after);
     if (!newSubject && !continuation) continue;
     const piece = sentence.slice(start, match.index).trim();
     // "Julia and I got married", "Me and my husband live ...": a compound subject, not two clauses.
     // "Tom, my brother, lives ...": an appositive, not a clause.
-    if ((connector === 'and' || isBareComma) && piece.length <= 60 && piece.split(/\s+/).length <= 4 && !containsVerb(piece) && !/^(?:hi|hello|hey|well|ok|okay|so|yes|yeah|no|oh|btw|also|actually|honestly|anyway)$/i.test(piece)) continue;
+    if (!fragment && !pieceIsFragment && !startsFragment(piece) && (connector === 'and' || isBareComma) && piece.length <= 60 && piece.split(/\s+/).length <= 4 && !containsVerb(piece) && !/^(?:hi|hello|hey|well|ok|okay|so|yes|yeah|no|oh|btw|also|actually|honestly|anyway)$/i.test(piece)) continue;
     if (piece) clauses.push({ text: piece, inheritsSubject: inherits, ...(subordinate ? { subordinate } : {}) });
     start = match.index + match[0].length;
+    pieceIsFragment = fragment;
     inherits = !newSubject && continuation;
     subordinate = /^(?:when|since|before|after|until|while|as)$/.test(connector);
   }

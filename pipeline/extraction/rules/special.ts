@@ -236,7 +236,9 @@ export function matchSpecialPatterns(text: string, referenceTime: Date): FactDra
     const kind = together[2].toLowerCase();
     const predicate =
       kind === 'married' ? 'married_to' : kind === 'divorced' ? 'divorced_from' : /friends/.test(kind) ? 'has_friend' : kind === 'colleagues' ? 'has_colleague' : /mates$/.test(kind) ? 'has_roommate' : 'partner';
-    return [draft(USER, predicate, together[1], `and I are ${kind}`)];
+    // "My husband Mark and I have been married 12 years": the name without the relation word before it.
+    const name = together[1].replace(/^(?:[Mm]y|[Oo]ur)\s+(?:[a-z-]+\s+){1,2}(?=[A-Z])/, '');
+    return [draft(USER, predicate, name, `and I are ${kind}`)];
   }
   const splitUp = new RegExp(`^(?:me and |I and )?${NAME}\\s+and\\s+(?:I|me)\\s+(?:just\\s+)?(?:broke up|split up|separated|split)\\b`, 'iu').exec(t);
   if (splitUp) return [draft(USER, 'partner', splitUp[1], 'broke up', 'current', true)];

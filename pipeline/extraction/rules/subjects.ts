@@ -1,6 +1,12 @@
 import type { SubjectType } from '../../types.js';
 import { ACQUAINTANCES, EX_RELATIONS, GROUP_RELATIONS, PETS, RELATIONS, petKind } from './lexicon.js';
-import { isVerbForm } from './inflection.js';
+import { isVerbForm, readVerb } from './inflection.js';
+
+/** "Left Guy's in March", "Quit Deloitte", "Moved to Leeds": a past or third-person verb, not a first name. */
+function isFiniteVerbNotName(word: string): boolean {
+  const lower = word.toLowerCase();
+  return /(?:ed|t)$|^(?:quit|sold|bought|got|went|took|began|became|joined|left|lost|met|made|found)$/.test(lower) && readVerb(lower).some((r) => r.form === 'past');
+}
 
 /**
  * Who a clause is about. First person becomes "user"; "my sister Anna" becomes
@@ -69,6 +75,7 @@ export function leadingName(text: string, startsWithVerbPhrase: (rest: string) =
   if (!match) return undefined;
   let words = match[1].split(/\s+/);
   if (NOT_NAMES.has(words[0].toLowerCase()) || words[0] === 'I') return undefined;
+  if (isFiniteVerbNotName(words[0])) return undefined;
   // Trim trailing capitalised words that are really the verb ("Anna Lives in ...") or not names.
   while (words.length > 0) {
     const name = words.join(' ');

@@ -1,0 +1,84 @@
+import { EX_RELATIONS, RELATIONS } from './lexicon.js';
+import { isVerbForm } from './inflection.js';
+
+/**
+ * People named through their relation to the user anywhere in a sentence, not only as its subject:
+ * "remind me my wife Grace's birthday is ...", "going to the cinema with my friend Jonas",
+ * "dad (Michael) is in hospital", "- son: Diego (7)", "Ben ..., he's my husband". The relation
+ * word decides the predicate (lexicon RELATIONS); the name must be capitalised.
+ */
+
+export interface MentionedRelative {
+  predicate: string;
+  name: string;
+  negated: boolean;
+  /** The words as written, e.g. "my wife". */
+  raw: string;
+}
+
+const RELATION_WORDS = [...Object.keys(RELATIONS), ...Object.keys(EX_RELATIONS), 'bestie'].sort((a, b) => b.length - a.length);
+const eitherCase = (w: string) => `[${w[0]}${w[0].toUpperCase()}]${w.slice(1).replace(/[-]/g, '[- ]?')}`;
+const RELATION = `(?:${RELATION_WORDS.map(eitherCase).join('|')})`;
+const NAME = String.raw`([A-Z][\p{Ll}'’-]+(?:\s+[A-Z][\p{Ll}'’-]+)?)`;
+const ADJECTIVE = String.raw`(?:(?:new|old|dear|lovely|amazing|beautiful|wonderful|late|little|big|eldest|youngest|oldest|best|other|younger|older|former|work)\s+)*`;
+
+const PATTERNS: RegExp[] = [
+  // "my wife Grace", "with my friend Jonas", "our son, Diego,"
+  new RegExp(String.raw`\b(?:[Mm]y|[Oo]ur)\s+${ADJECTIVE}(${RELATION})\s*,?\s+${NAME}`, 'gu'),
+  // "dad (Michael)", "my brother (Tom)"
+  new RegExp(String.raw`(?:^|\b(?:[Mm]y|[Oo]ur)\s+|[\s,(])(${RELATION})\s*\(\s*${NAME}\s*[,)]`, 'gu'),
+  // "- son: Diego (7)", "wife: Carmen"
+  new RegExp(String.raw`^\s*(?:[-*•]\s*)?(${RELATION})\s*:\s*${NAME}`, 'gu'),
+];
+/** "Ben's birthday ..., he's my husband", "Tom is my brother". */
+const IS_MY = new RegExp(String.raw`\b${NAME}(?:'s|\s+is)\s+(?:also\s+)?(?:[Mm]y|[Oo]ur)\s+${ADJECTIVE}(${RELATION})\b`, 'gu');
+
+/** Relations named by a noun or an unnamed person: "the divorce from Mark", "been seeing someone new, Leo". */
+const NOMINAL: [RegExp, string][] = [
+  [new RegExp(String.raw`(?:^|\b(?:[Mm]y|[Tt]he|[Oo]ur)\s+)[Dd]ivorce\s+(?:from|with)\s+${NAME}`, 'gu'), 'divorced_from'],
+  [new RegExp(String.raw`\b(?:seeing|dating|going out with)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman|lad|lass|bloke))(?:\s+new)?\s*,?\s+(?:called\s+|named\s+)?${NAME}`, 'gu'), 'partner'],
+];
+
+const NOT_NAMES = /^(?:And|But|So|Or|The|This|That|He|She|They|We|It|His|Her|Their|My|Our|I|Mum|Mom|Dad|Is|Was|Has|Who|When|Then|Mr|Mrs|Ms|Miss|Dr|Prof|Today|Tomorrow|Yesterday|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December)$/;
+
+function relationFor(word: string): { predicate: string; negated: boolean } | undefined {
+  const key = word.toLowerCase().replace(/\s+/g, ' ');
+  const ex = EX_RELATIONS[key] ?? EX_RELATIONS[key.replace(' ', '-')];
+  if (ex) return { ...ex };
+  const rel = RELATIONS[key] ?? RELATIONS[key.replace(' ', '-')];
+  return rel ? { predicate: rel.predicate, negated: false } : undefined;
+}
+
+function cleanName(name: string): string | undefined {
+  const words = name.replace(/['’]s$/, '').split(/\s+/);
+  // "my wife Grace Lives ...": a trailing verb is not part of the name.
+  while (words.length > 1 && isVerbForm(words[words.length - 1].toLowerCase())) words.pop();
+  if (words.length === 0 || NOT_NAMES.test(words[0])) return undefined;
+  if (words.length === 1 && isVerbForm(words[0].toLowerCase()) && !/^[A-Z][a-z]+$/.test(words[0])) return undefined;
+  return words.join(' ');
+}
+
+export function mentionedRelatives(sentence: string): MentionedRelative[] {
+  const out: MentionedRelative[] = [];
+  const add = (word: string, rawName: string, raw: string) => {
+    // "my work wife Jess" is a colleague; "my old colleague Tariq", "my former flatmate" no longer are.
+    const rel = /\bwork\s+(?:wife|husband|bestie|friend|mate|buddy|bff)\b/i.test(raw) ? { predicate: 'has_colleague', negated: false } : relationFor(word);
+    if (rel && /\b(?:old|former|ex)\s+/i.test(raw) && /^has_(?:colleague|manager|roommate)$/.test(rel.predicate)) rel.negated = true;
+    const name = cleanName(rawName);
+    if (!rel || !name || out.some((r) => r.name === name && r.predicate === rel.predicate)) return;
+    out.push({ predicate: rel.predicate, name, negated: rel.negated, raw });
+  };
+  for (const pattern of PATTERNS) {
+    for (const m of sentence.matchAll(pattern)) add(m[1], m[2], m[0].trim());
+  }
+  for (const m of sentence.matchAll(IS_MY)) add(m[2], m[1], m[0].trim());
+  for (const [pattern, predicate] of NOMINAL) {
+    for (const m of sentence.matchAll(pattern)) {
+      const name = cleanName(m[1]);
+      if (!name || out.some((r) => r.name === name && r.predicate === predicate)) continue;
+      out.push({ predicate, name, negated: false, raw: m[0].trim() });
+      if (predicate === 'divorced_from') out.push({ predicate: 'married_to', name, negated: true, raw: m[0].trim() });
+    }
+  }
+  return out;
+}
