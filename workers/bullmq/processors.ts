@@ -8,6 +8,7 @@ import {
   embedStage,
   extractEntitiesStage,
   extractFactsStage,
+  checkTurn,
   EarlierWritePending,
   type PipelineDeps,
 } from '../../pipeline/write/stages.js';
@@ -35,7 +36,7 @@ export abstract class StageProcessor<Output = unknown> {
     const started = performance.now();
     let output: Output;
     try {
-      const children = new ChildResults(this.ctx.prefix, await job.getChildrenValues());
+      const children = new ChildResults(this.ctx.prefix, () => job.getChildrenValues());
       output = await timeStage(this.stage, () => this.run(job, children));
     } catch (error) {
       if (error instanceof EarlierWritePending) {
@@ -53,16 +54,22 @@ export abstract class StageProcessor<Output = unknown> {
   }
 }
 
-/** Children's return values, keyed by the queue they ran on. */
+/**
+ * Children's return values, keyed by the queue they ran on. Read from Redis on first use:
+ * the extraction stages have no children and save the round trip.
+ */
 export class ChildResults {
+  private values: Promise<Record<string, unknown>> | undefined;
+
   constructor(
     private readonly queuePrefix: string,
-    private readonly values: Record<string, unknown>,
+    private readonly read: () => Promise<Record<string, unknown>>,
   ) {}
 
-  of<T>(stage: Stage): T {
+  async of<T>(stage: Stage): Promise<T> {
+    this.values ??= this.read();
     const prefix = `${this.queuePrefix}:${stage}:`;
-    const entry = Object.entries(this.values).find(([key]) => key.startsWith(prefix));
+    const entry = Object.entries(await this.values).find(([key]) => key.startsWith(prefix));
     if (!entry) throw new Error(`missing result of stage ${stage}`);
     return entry[1] as T;
   }
@@ -91,25 +98,28 @@ class FactsProcessor extends StageProcessor {
 
 class Contradiction1Processor extends StageProcessor {
   readonly stage = 'contradiction-1' as const;
-  protected run(job: Job<WriteJob>, children: ChildResults) {
-    return contradictionStage1(this.ctx.deps, job.data, children.of<FactsOutput>('facts'));
+  protected async run(job: Job<WriteJob>, children: ChildResults) {
+    return contradictionStage1(this.ctx.deps, job.data, await children.of<FactsOutput>('facts'));
   }
 }
 
 class Contradiction2Processor extends StageProcessor {
   readonly stage = 'contradiction-2' as const;
-  protected run(job: Job<WriteJob>, children: ChildResults) {
-    return contradictionStage2(this.ctx.deps, job.data, children.of<Stage1Output>('contradiction-1'));
+  protected async run(job: Job<WriteJob>, children: ChildResults) {
+    return contradictionStage2(this.ctx.deps, job.data, await children.of<Stage1Output>('contradiction-1'));
   }
 }
 
 class CommitProcessor extends StageProcessor {
   readonly stage = 'commit' as const;
   protected async run(job: Job<WriteJob>, children: ChildResults) {
+    // While an earlier write of the scope is unfinished this job is retried every few
+    // milliseconds: find that out before fetching and parsing the children's results.
+    await checkTurn(this.ctx.deps.store, job.data);
     const input: CommitInput = {
-      embed: children.of('embed'),
-      entities: children.of('entities'),
-      contradiction: children.of<Stage2Output>('contradiction-2'),
+      embed: await children.of('embed'),
+      entities: await children.of('entities'),
+      contradiction: await children.of<Stage2Output>('contradiction-2'),
     };
     const output = await commitStage(this.ctx.deps, job.data, input, `bullmq-${job.id}`);
     await this.ctx.outcomes.completed(job.data, output);
