@@ -8,14 +8,16 @@ import {
   embedStage,
   extractEntitiesStage,
   extractFactsStage,
-  checkTurn,
   EarlierWritePending,
+  isTurn,
+  turnOf,
   type PipelineDeps,
 } from '../../pipeline/write/stages.js';
 import type { CommitInput, FactsOutput, Stage1Output, Stage2Output } from '../../pipeline/write/types.js';
 import type { WriteOutcomes } from '../outcomes.js';
 import type { WriteJob } from '../queue.js';
 import type { Stage } from './flows.js';
+import { scopeToken, turnRetryDelayMs, type TurnWaiters } from './turn-waiters.js';
 
 export interface ProcessorContext {
   prefix: string;
@@ -28,7 +30,10 @@ export interface ProcessorContext {
 export abstract class StageProcessor<Output = unknown> {
   abstract readonly stage: Stage;
 
-  constructor(protected readonly ctx: ProcessorContext) {}
+  constructor(
+    protected readonly ctx: ProcessorContext,
+    protected readonly turns: TurnWaiters,
+  ) {}
 
   protected abstract run(job: Job<WriteJob>, children: ChildResults): Promise<Output>;
 
@@ -40,10 +45,16 @@ export abstract class StageProcessor<Output = unknown> {
       output = await timeStage(this.stage, () => this.run(job, children));
     } catch (error) {
       if (error instanceof EarlierWritePending) {
-        // Not a failure: wait for the earlier write without spending an attempt.
-        await job.moveToDelayed(Date.now() + 25, token);
+        // Not a failure: wait for the earlier write without spending an attempt. The scope's next
+        // commit promotes the earliest waiting write; the delay only covers a missed wake-up.
+        const scope = error.scope === undefined ? undefined : scopeToken(error.scope);
+        const waits = scope === undefined ? 0 : this.turns.add(scope, error.seq ?? 0, job);
+        await job.moveToDelayed(Date.now() + turnRetryDelayMs(waits), token);
+        // The earlier write may have committed between the check and the registration.
+        if (scope !== undefined && (await isTurn(this.ctx.deps.store, job.data))) this.turns.wakeNext(scope);
         throw new DelayedError();
       }
+      this.turns.done(undefined, job.id!);
       throw error;
     }
     this.ctx.logger.info(
@@ -113,9 +124,11 @@ class Contradiction2Processor extends StageProcessor {
 class CommitProcessor extends StageProcessor {
   readonly stage = 'commit' as const;
   protected async run(job: Job<WriteJob>, children: ChildResults) {
-    // While an earlier write of the scope is unfinished this job is retried every few
-    // milliseconds: find that out before fetching and parsing the children's results.
-    await checkTurn(this.ctx.deps.store, job.data);
+    // While an earlier write of the scope is unfinished this job waits and is retried:
+    // find that out before fetching and parsing the children's results.
+    const scopeKey = await turnOf(this.ctx.deps.store, job.data);
+    const scope = scopeKey === undefined ? undefined : scopeToken(scopeKey);
+    this.turns.done(scope, job.id!);
     const input: CommitInput = {
       embed: await children.of('embed'),
       entities: await children.of('entities'),
@@ -123,17 +136,13 @@ class CommitProcessor extends StageProcessor {
     };
     const output = await commitStage(this.ctx.deps, job.data, input, `bullmq-${job.id}`);
     await this.ctx.outcomes.completed(job.data, output);
-    return { skipped: output.skipped };
+    // `scope` (hashed) lets every worker process wake the scope's next write (see TurnWaiters).
+    return { skipped: output.skipped, scope };
   }
 }
 
-export function createProcessors(ctx: ProcessorContext): StageProcessor[] {
-  return [
-    new EmbedProcessor(ctx),
-    new EntitiesProcessor(ctx),
-    new FactsProcessor(ctx),
-    new Contradiction1Processor(ctx),
-    new Contradiction2Processor(ctx),
-    new CommitProcessor(ctx),
-  ];
+export function createProcessors(ctx: ProcessorContext, turns: TurnWaiters): StageProcessor[] {
+  return [EmbedProcessor, EntitiesProcessor, FactsProcessor, Contradiction1Processor, Contradiction2Processor, CommitProcessor].map(
+    (Processor) => new Processor(ctx, turns),
+  );
 }
