@@ -7,6 +7,7 @@
  *   npx tsx bench/import.ts                              embedded default
  *   REDIS_URL=redis://127.0.0.1:6379 npx tsx bench/import.ts   API + one `npm run worker` on Redis
  *   npx tsx bench/import.ts --adds 3000 --in-flight 16   single adds instead of batches
+ *   npx tsx bench/import.ts --no-reads                   no reader: server CPU is the write path's alone
  *
  * The server runs as separate processes, as `npm start` runs them (compiled dist/, rebuilt when stale). Prints one
  * JSON object: turns/s, acknowledgement and read latency percentiles, machine load.
@@ -28,6 +29,8 @@ const { values: args } = parseArgs({
     adds: { type: 'string' },
     'in-flight': { type: 'string', default: '16' },
     threads: { type: 'string' },
+    // Leaves the reader out: the server's CPU time is then the write path's alone.
+    'no-reads': { type: 'boolean', default: false },
   },
 });
 
@@ -156,7 +159,7 @@ async function main() {
     // The agent: one read at a time, alternating search and context, until the import is processed.
     const queries = ['what does she like to do', 'where did they go last summer', 'family and kids', 'career plans', 'painting and art'];
     const reader = (async () => {
-      for (let i = 0; importing; i++) {
+      for (let i = 0; importing && !args['no-reads']; i++) {
         const q = encodeURIComponent(queries[i % queries.length]);
         const user = encodeURIComponent(users[i % users.length]);
         const started = performance.now();

@@ -3,7 +3,7 @@ import type { EntityExtractor, FactExtractor } from '../types.js';
 import { LlmFactExtractor } from './llm-extractor.js';
 import { createOpenAIClient } from './openai-client.js';
 import { RuleEntityExtractor } from './rules/entity-extractor.js';
-import { RuleFactExtractor } from './rules/fact-extractor.js';
+import { SharedRuleFactExtractor } from './rules/recent-facts.js';
 
 export type ExtractionConfig = Pick<Config, 'EXTRACTOR' | 'OPENAI_BASE_URL' | 'OPENAI_API_KEY' | 'EXTRACTION_MODEL'>;
 
@@ -12,7 +12,7 @@ export function createFactExtractor(config: ExtractionConfig): FactExtractor {
   if (config.EXTRACTOR === 'openai') {
     return new LlmFactExtractor({ client: createOpenAIClient(config), model: config.EXTRACTION_MODEL });
   }
-  return new RuleFactExtractor();
+  return new SharedRuleFactExtractor();
 }
 
 /** Entities always come from the rule extractor (compromise): cheap, offline, and good enough for aliases. */

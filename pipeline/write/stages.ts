@@ -357,7 +357,12 @@ export async function invalidateFacts(store: Store, workspaceId: string, ids: st
  * so a scope commits in arrival order whatever the concurrency.
  */
 export class EarlierWritePending extends Error {
-  constructor(readonly memoryId: string) {
+  constructor(
+    readonly memoryId: string,
+    /** The user scope's lock key and the write's sequence, when known: a runner can wake the write when its turn comes. */
+    readonly scope?: string,
+    readonly seq?: number,
+  ) {
     super(`an earlier write in the scope of ${memoryId} is still processing`);
   }
 }
@@ -367,7 +372,7 @@ export const ARRIVAL_ORDER_WAIT_MS = 120_000;
 
 /** Throws EarlierWritePending while a write that arrived earlier in the same user scope is unfinished. */
 export async function awaitTurn(store: Store, memory: MemoryRecord): Promise<void> {
-  if (!(await turnReached(store, memory))) throw new EarlierWritePending(memory.id);
+  if (!(await turnReached(store, memory))) throw new EarlierWritePending(memory.id, scopeLockKey(scopeOf(memory)), memory.seq);
 }
 
 /** True once no write that arrived earlier in the memory's user scope is unfinished. */
@@ -380,6 +385,17 @@ export async function turnReached(store: Store, memory: MemoryRecord): Promise<b
 export async function checkTurn(store: Store, ref: WriteRef): Promise<void> {
   const memory = await loadCurrent(store, ref);
   if (!isSkipped(memory)) await awaitTurn(store, memory);
+}
+
+/**
+ * Throws EarlierWritePending unless it is the write's turn; returns its user scope's lock key
+ * (undefined for a write that will skip).
+ */
+export async function turnOf(store: Store, ref: WriteRef): Promise<string | undefined> {
+  const memory = await loadCurrent(store, ref);
+  if (isSkipped(memory)) return undefined;
+  await awaitTurn(store, memory);
+  return scopeLockKey(scopeOf(memory));
 }
 
 /** Whether a write may run its contradiction and commit stages now (a write that will skip always may). */

@@ -153,7 +153,9 @@ export class SqliteMemoryRepository implements MemoryRepository {
       .raw('deleted_at IS NULL')
       .raw('seq < ?', seq)
       .raw('updated_at > ?', since);
-    return !!this.db.prepare(`SELECT 1 FROM memories ${w.sql} LIMIT 1`).get(...w.params);
+    // Named, not left to the planner: statistics gathered while the table was nearly empty (the
+    // first write of a new database) make it scan every memory instead, on every check.
+    return !!this.db.prepare(`SELECT 1 FROM memories INDEXED BY memories_processing ${w.sql} LIMIT 1`).get(...w.params);
   }
 
   async summarizeByUser(workspaceId: string, agentId: string | null | undefined, page: Page): Promise<Paged<ScopeSummary>> {

@@ -9,12 +9,15 @@ import {
   extractEntitiesStage,
   extractFactsStage,
   EarlierWritePending,
+  isTurn,
+  turnOf,
   type PipelineDeps,
 } from '../../pipeline/write/stages.js';
 import type { CommitInput, FactsOutput, Stage1Output, Stage2Output } from '../../pipeline/write/types.js';
 import type { WriteOutcomes } from '../outcomes.js';
 import type { WriteJob } from '../queue.js';
 import type { Stage } from './flows.js';
+import { scopeToken, turnRetryDelayMs, type TurnWaiters } from './turn-waiters.js';
 
 export interface ProcessorContext {
   prefix: string;
@@ -27,7 +30,10 @@ export interface ProcessorContext {
 export abstract class StageProcessor<Output = unknown> {
   abstract readonly stage: Stage;
 
-  constructor(protected readonly ctx: ProcessorContext) {}
+  constructor(
+    protected readonly ctx: ProcessorContext,
+    protected readonly turns: TurnWaiters,
+  ) {}
 
   protected abstract run(job: Job<WriteJob>, children: ChildResults): Promise<Output>;
 
@@ -35,14 +41,20 @@ export abstract class StageProcessor<Output = unknown> {
     const started = performance.now();
     let output: Output;
     try {
-      const children = new ChildResults(this.ctx.prefix, await job.getChildrenValues());
+      const children = new ChildResults(this.ctx.prefix, () => job.getChildrenValues());
       output = await timeStage(this.stage, () => this.run(job, children));
     } catch (error) {
       if (error instanceof EarlierWritePending) {
-        // Not a failure: wait for the earlier write without spending an attempt.
-        await job.moveToDelayed(Date.now() + 25, token);
+        // Not a failure: wait for the earlier write without spending an attempt. The scope's next
+        // commit promotes the earliest waiting write; the delay only covers a missed wake-up.
+        const scope = error.scope === undefined ? undefined : scopeToken(error.scope);
+        const waits = scope === undefined ? 0 : this.turns.add(scope, error.seq ?? 0, job);
+        await job.moveToDelayed(Date.now() + turnRetryDelayMs(waits), token);
+        // The earlier write may have committed between the check and the registration.
+        if (scope !== undefined && (await isTurn(this.ctx.deps.store, job.data))) this.turns.wakeNext(scope);
         throw new DelayedError();
       }
+      this.turns.done(undefined, job.id!);
       throw error;
     }
     this.ctx.logger.info(
@@ -53,16 +65,22 @@ export abstract class StageProcessor<Output = unknown> {
   }
 }
 
-/** Children's return values, keyed by the queue they ran on. */
+/**
+ * Children's return values, keyed by the queue they ran on. Read from Redis on first use:
+ * the extraction stages have no children and save the round trip.
+ */
 export class ChildResults {
+  private values: Promise<Record<string, unknown>> | undefined;
+
   constructor(
     private readonly queuePrefix: string,
-    private readonly values: Record<string, unknown>,
+    private readonly read: () => Promise<Record<string, unknown>>,
   ) {}
 
-  of<T>(stage: Stage): T {
+  async of<T>(stage: Stage): Promise<T> {
+    this.values ??= this.read();
     const prefix = `${this.queuePrefix}:${stage}:`;
-    const entry = Object.entries(this.values).find(([key]) => key.startsWith(prefix));
+    const entry = Object.entries(await this.values).find(([key]) => key.startsWith(prefix));
     if (!entry) throw new Error(`missing result of stage ${stage}`);
     return entry[1] as T;
   }
@@ -91,39 +109,40 @@ class FactsProcessor extends StageProcessor {
 
 class Contradiction1Processor extends StageProcessor {
   readonly stage = 'contradiction-1' as const;
-  protected run(job: Job<WriteJob>, children: ChildResults) {
-    return contradictionStage1(this.ctx.deps, job.data, children.of<FactsOutput>('facts'));
+  protected async run(job: Job<WriteJob>, children: ChildResults) {
+    return contradictionStage1(this.ctx.deps, job.data, await children.of<FactsOutput>('facts'));
   }
 }
 
 class Contradiction2Processor extends StageProcessor {
   readonly stage = 'contradiction-2' as const;
-  protected run(job: Job<WriteJob>, children: ChildResults) {
-    return contradictionStage2(this.ctx.deps, job.data, children.of<Stage1Output>('contradiction-1'));
+  protected async run(job: Job<WriteJob>, children: ChildResults) {
+    return contradictionStage2(this.ctx.deps, job.data, await children.of<Stage1Output>('contradiction-1'));
   }
 }
 
 class CommitProcessor extends StageProcessor {
   readonly stage = 'commit' as const;
   protected async run(job: Job<WriteJob>, children: ChildResults) {
+    // While an earlier write of the scope is unfinished this job waits and is retried:
+    // find that out before fetching and parsing the children's results.
+    const scopeKey = await turnOf(this.ctx.deps.store, job.data);
+    const scope = scopeKey === undefined ? undefined : scopeToken(scopeKey);
+    this.turns.done(scope, job.id!);
     const input: CommitInput = {
-      embed: children.of('embed'),
-      entities: children.of('entities'),
-      contradiction: children.of<Stage2Output>('contradiction-2'),
+      embed: await children.of('embed'),
+      entities: await children.of('entities'),
+      contradiction: await children.of<Stage2Output>('contradiction-2'),
     };
     const output = await commitStage(this.ctx.deps, job.data, input, `bullmq-${job.id}`);
     await this.ctx.outcomes.completed(job.data, output);
-    return { skipped: output.skipped };
+    // `scope` (hashed) lets every worker process wake the scope's next write (see TurnWaiters).
+    return { skipped: output.skipped, scope };
   }
 }
 
-export function createProcessors(ctx: ProcessorContext): StageProcessor[] {
-  return [
-    new EmbedProcessor(ctx),
-    new EntitiesProcessor(ctx),
-    new FactsProcessor(ctx),
-    new Contradiction1Processor(ctx),
-    new Contradiction2Processor(ctx),
-    new CommitProcessor(ctx),
-  ];
+export function createProcessors(ctx: ProcessorContext, turns: TurnWaiters): StageProcessor[] {
+  return [EmbedProcessor, EntitiesProcessor, FactsProcessor, Contradiction1Processor, Contradiction2Processor, CommitProcessor].map(
+    (Processor) => new Processor(ctx, turns),
+  );
 }

@@ -1,9 +1,10 @@
-import { FlowProducer, Queue, Worker, type ConnectionOptions } from 'bullmq';
+import { FlowProducer, Queue, QueueEvents, Worker, type ConnectionOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { hostname } from 'node:os';
 import type { MemoryVersions, WriteJob, WriteQueue } from '../queue.js';
 import { STAGES, jobIdOf, writeFlow, type Stage } from './flows.js';
 import { createProcessors, type ProcessorContext } from './processors.js';
+import { TurnWaiters } from './turn-waiters.js';
 
 /** Recent job events kept per queue for dashboards; bounded so results do not pile up in Redis. */
 const EVENTS_MAX_LEN = 2_000;
@@ -38,6 +39,8 @@ export class BullMqQueue implements WriteQueue {
   readonly queues: Record<Stage, Queue>;
   private readonly flows: FlowProducer;
   private readonly workers: Worker[] = [];
+  private readonly turns = new TurnWaiters();
+  private commitEvents: QueueEvents | null = null;
 
   constructor(
     private readonly connection: Redis,
@@ -94,7 +97,13 @@ export class BullMqQueue implements WriteQueue {
     if (this.workers.length) return;
     const conn = this.connection.duplicate({ maxRetriesPerRequest: null }) as unknown as ConnectionOptions;
     const lockMs = this.options.lockDurationMs ?? 5_000;
-    for (const processor of createProcessors(this.context)) {
+    // Every landed commit, from any worker process, wakes the next waiting write of its scope here.
+    this.commitEvents = new QueueEvents('commit', { connection: this.connection.duplicate({ maxRetriesPerRequest: null }) as unknown as ConnectionOptions, prefix: this.context.prefix });
+    this.commitEvents.on('completed', ({ returnvalue }) => {
+      const value = (typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue) as { scope?: string } | null;
+      if (value?.scope) this.turns.wakeNext(value.scope);
+    });
+    for (const processor of createProcessors(this.context, this.turns)) {
       const worker = new Worker<WriteJob>(processor.stage, (job, token) => processor.process(job, token), {
         connection: conn,
         prefix: this.context.prefix,
@@ -116,7 +125,7 @@ export class BullMqQueue implements WriteQueue {
       worker.on('error', (error) => this.context.logger.error({ err: error, stage: processor.stage }, 'worker error'));
       this.workers.push(worker);
     }
-    await Promise.all(this.workers.map((w) => w.waitUntilReady()));
+    await Promise.all([...this.workers.map((w) => w.waitUntilReady()), this.commitEvents.waitUntilReady()]);
   }
 
   async counts(): Promise<Record<string, number>> {
@@ -135,6 +144,7 @@ export class BullMqQueue implements WriteQueue {
 
   async close(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.close()));
+    await this.commitEvents?.close();
     await this.flows.close();
     await Promise.all(Object.values(this.queues).map((q) => q.close()));
   }

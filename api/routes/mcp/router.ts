@@ -1,13 +1,11 @@
-import { createRequire } from 'node:module';
 import Router from '@koa/router';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ApiError } from '../../../core/errors.js';
 import type { Services } from '../../../core/services.js';
+import { ENGRAM_VERSION as version } from '../../../core/version.js';
 import { EngramHttpClient } from '../../mcp/client.js';
 import { createMcpServer } from '../../mcp/tools.js';
 import { authenticate, bodyOf } from '../../middleware.js';
-
-const { version } = createRequire(import.meta.url)('../../../package.json') as { version: string };
 
 /**
  * Streamable HTTP MCP at `/mcp`, stateless (one JSON-RPC exchange per POST),

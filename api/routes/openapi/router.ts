@@ -2,10 +2,10 @@ import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import Router from '@koa/router';
+import { ENGRAM_VERSION as packageVersion } from '../../../core/version.js';
 import { buildOpenApiDocument } from '../../openapi/document.js';
 
 const require = createRequire(import.meta.url);
-const packageVersion = (require('../../../package.json') as { version: string }).version;
 /** Swagger UI's prebuilt assets, served from node_modules: the playground works offline. */
 const assetsDir: string = require('swagger-ui-dist').getAbsoluteFSPath();
 

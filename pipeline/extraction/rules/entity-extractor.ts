@@ -1,9 +1,10 @@
-import nlp from 'compromise';
 import type { EntityExtractor, EntityType, ExtractedEntity, ExtractedFact, ExtractionInput } from '../../types.js';
 import { familyOf } from '../taxonomy.js';
-import { extractFactsWithRules, MAX_CONTENT_CHARS } from './fact-extractor.js';
+import { MAX_CONTENT_CHARS } from './fact-extractor.js';
 import { PETS, RELATIONS } from './lexicon.js';
 import { stripMarkdown } from './markdown.js';
+import { findNamedEntities } from './named-entities.js';
+import { ruleFactsOf } from './recent-facts.js';
 import { userText } from './transcript.js';
 
 /**
@@ -66,7 +67,7 @@ function relationAliases(fact: ExtractedFact): string[] {
 export function extractEntitiesWithRules(input: ExtractionInput): ExtractedEntity[] {
   const content = input.content.length > MAX_CONTENT_CHARS ? input.content.slice(0, MAX_CONTENT_CHARS) : input.content;
   const collector = new EntityCollector();
-  const facts = extractFactsWithRules({ content, referenceTime: input.referenceTime });
+  const facts = ruleFactsOf({ content, referenceTime: input.referenceTime });
 
   for (const fact of facts) {
     if (familyOf(fact.predicate) === 'people' && fact.subject === 'user' && fact.object !== '*') collector.add(fact.object, 'person', relationAliases(fact));
@@ -77,10 +78,7 @@ export function extractEntitiesWithRules(input: ExtractionInput): ExtractedEntit
       const kind = (m[1] ?? m[3]).toLowerCase();
       for (const name of [m[2], m[4], m[5]]) if (name) collector.add(name, 'thing', [`my ${kind}`, kind]);
     }
-    const doc = nlp(plain);
-    for (const name of doc.people().out('array') as string[]) collector.add(name, 'person');
-    for (const name of doc.places().out('array') as string[]) collector.add(name, 'place');
-    for (const name of doc.organizations().out('array') as string[]) collector.add(name, 'organization');
+    for (const { name, type } of findNamedEntities(plain)) collector.add(name, type);
   }
   for (const fact of facts) {
     if (fact.subject !== 'user' && !fact.subject.startsWith("user's") && (fact.subjectType === 'person' || fact.subjectType === 'organization' || fact.subjectType === 'place')) {
