@@ -52,3 +52,15 @@ export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 
     child.kill(signal);
   });
 }
+
+/** A worker process that has connected and taken its queues (it logs "engram worker started"). */
+export async function startReadyWorker(env: Record<string, string>, timeoutMs = 60_000): Promise<OutputProcess> {
+  const worker = startWorkerProcess(env);
+  try {
+    await waitForOutput(worker, 'engram worker started', timeoutMs);
+  } catch (error) {
+    await stopProcess(worker, 'SIGKILL');
+    throw error;
+  }
+  return worker;
+}
