@@ -7,7 +7,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../core/logger.js';
 import { startTestServer, type TestServer } from '../test/support/server.js';
-import { sameSecret } from './routes/admin/dashboard.js';
+import { sameSecret } from '../core/operator-auth.js';
 
 /** Checks behind SECURITY.md (OWASP API Security Top 10, 2023). */
 let t: TestServer;

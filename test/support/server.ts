@@ -23,6 +23,8 @@ export interface TestServer extends RunningServer {
   api: (key?: string | null) => ApiClient;
   /** Waits until no memory in the key's workspace is processing. */
   settle(key?: string, timeoutMs?: number): Promise<void>;
+  /** Where the pipeline's stage metrics are served: the API's /metrics, or (production) the worker process's; null when off. */
+  pipelineMetricsUrl(): string | null;
   /** Starts the pipeline workers of a server started with `runWorkers: false`. */
   startWorkers(): Promise<void>;
   /** Everything the deployment stored, as text: the files of DATA_DIR, or the MongoDB database, index and queue keys. */
@@ -92,7 +94,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   const running = await startServer(config, { logger: options.logger ?? createLogger('silent'), runWorkers: production ? false : runWorkers });
   const workers: OutputProcess[] = [];
   const startWorkers = async () => {
-    if (production) workers.push(await startReadyWorker({ ...settings, LOG_LEVEL: 'info' }));
+    if (production) workers.push(await startReadyWorker({ ...settings, WORKER_METRICS_PORT: '0' }));
     else await running.services.queue.startWorkers();
   };
   try {
@@ -114,6 +116,10 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     keyFor,
     api,
     startWorkers,
+    pipelineMetricsUrl: () => {
+      if (!production) return config.METRICS === 'off' ? null : `${running.url}/metrics`;
+      return /"metrics":"([^"]+)"/.exec(workers[0]?.output() ?? '')?.[1] ?? null;
+    },
     // FerretDB serialises updates (README, "Running in production"): the production pipeline is slower.
     async settle(k = key, timeoutMs = production ? 120_000 : 20_000) {
       const deadline = Date.now() + timeoutMs;
