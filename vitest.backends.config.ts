@@ -3,12 +3,13 @@ import { defineConfig } from 'vitest/config';
 /**
  * `npm run test:backends`, against real servers started by `npm run backends:up`
  * (test/support/backends-global-setup.ts starts them when they are not running):
- * - "contract": the store and vector-index contracts on FerretDB and Elasticsearch, and the HTTP contract suite
+ * - "contract": the store and vector-index contracts on FerretDB and Elasticsearch, the HTTP contract suite
  *   and the published Python SDK with every test server in production mode (ENGRAM_TEST_MODE=production:
  *   test/support/server.ts gives each server its own MongoDB database, Elasticsearch index and queue prefix,
- *   and runs its pipeline in an `npm run worker` process). Two files at a time: each has its own data.
- * - "end-to-end" (after): two APIs and two workers per file, one file at a time; production.test.ts stops and
- *   restarts the shared Elasticsearch node, so nothing else may run beside it.
+ *   and runs its pipeline in an `npm run worker` process), and the embedded/production parity test.
+ *   Two files at a time: each has its own data.
+ * - "end-to-end" (after): two APIs and two workers, alone: production.test.ts stops and restarts the shared
+ *   Elasticsearch node, so nothing else may run beside it.
  */
 export default defineConfig({
   test: {
@@ -22,7 +23,13 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'contract',
-          include: ['storage/mongo/**/*.test.ts', 'storage/elasticsearch/**/*.test.ts', 'api/**/*.test.ts', 'test/clients/**/*.test.ts'],
+          include: [
+            'storage/mongo/**/*.test.ts',
+            'storage/elasticsearch/**/*.test.ts',
+            'api/**/*.test.ts',
+            'test/clients/**/*.test.ts',
+            'test/backends/parity.test.ts',
+          ],
           exclude: [
             '**/node_modules/**',
             // About the embedded mode itself, not the HTTP contract:
@@ -42,7 +49,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'end-to-end',
-          include: ['test/backends/**/*.test.ts'],
+          include: ['test/backends/production.test.ts'],
           fileParallelism: false,
           sequence: { groupOrder: 1 },
         },

@@ -69,11 +69,14 @@ export class ApiClient {
 
 /**
  * A server for HTTP tests. Under `npm test` it is the embedded mode in this process. Under `npm run test:backends`
- * it is the production mode: the API in this process (RUN_WORKERS=false) on its own MongoDB database,
+ * it is the production mode (`options.mode` chooses explicitly): the API in this process (RUN_WORKERS=false) on its own MongoDB database,
  * Elasticsearch index and queue prefix, and the pipeline in an `npm run worker` process.
  */
-export async function startTestServer(env: Record<string, string> = {}, options: { runWorkers?: boolean; dataDir?: string; logger?: Logger } = {}): Promise<TestServer> {
-  const production = isProductionRun();
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { runWorkers?: boolean; dataDir?: string; logger?: Logger; mode?: TestServer['mode'] } = {},
+): Promise<TestServer> {
+  const production = (options.mode ?? (isProductionRun() ? 'production' : 'embedded')) === 'production';
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'engram-test-'));
   const settings: Record<string, string> = {
     ...(production ? productionEnv('t') : {}),
