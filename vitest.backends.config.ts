@@ -6,10 +6,11 @@ import { defineConfig } from 'vitest/config';
  * - "contract": the store and vector-index contracts on FerretDB and Elasticsearch, the HTTP contract suite
  *   and the published Python SDK with every test server in production mode (ENGRAM_TEST_MODE=production:
  *   test/support/server.ts gives each server its own MongoDB database, Elasticsearch index and queue prefix,
- *   and runs its pipeline in an `npm run worker` process), and the embedded/production parity test.
- *   Two files at a time: each has its own data.
- * - "end-to-end" (after): two APIs and two workers, alone: production.test.ts stops and restarts the shared
- *   Elasticsearch node, so nothing else may run beside it.
+ *   and runs its pipeline in an `npm run worker` process), the embedded/production parity test and the
+ *   two-APIs-two-workers end-to-end file. Two files at a time, each on its own data: the end-to-end file's
+ *   500-item batch keeps FerretDB busy on one core for minutes while the other files use the other.
+ * - "outage" (after all of them, alone): elasticsearch-outage.test.ts stops and restarts the Elasticsearch node
+ *   every other file shares.
  */
 export default defineConfig({
   test: {
@@ -29,6 +30,7 @@ export default defineConfig({
             'api/**/*.test.ts',
             'test/clients/**/*.test.ts',
             'test/backends/parity.test.ts',
+            'test/backends/production.test.ts',
           ],
           exclude: [
             '**/node_modules/**',
@@ -48,8 +50,8 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'end-to-end',
-          include: ['test/backends/production.test.ts'],
+          name: 'outage',
+          include: ['test/backends/elasticsearch-outage.test.ts'],
           fileParallelism: false,
           sequence: { groupOrder: 1 },
         },
