@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHARED_CACHE_DIR, startTestServer, type TestServer } from '../test/support/server.js';
+import { startTestServer, type TestServer } from '../test/support/server.js';
 import { startApiProcess, stopProcess } from '../test/support/processes.js';
 import { testRedisUrl } from '../test/support/redis.js';
 
@@ -101,7 +101,7 @@ describe('per-second rate limit', () => {
   it('rate limits and quotas are shared with a second API process through Redis', async () => {
     const env = { REDIS_URL: testRedisUrl(), RATE_LIMIT_PER_SECOND: '6' };
     const a = await startTestServer(env);
-    const b = await startApiProcess({ ...env, DATA_DIR: a.dataDir, CACHE_DIR: SHARED_CACHE_DIR, QUEUE_PREFIX: `lim${process.pid}` });
+    const b = await startApiProcess({ ...a.env, LOG_LEVEL: 'info', RUN_WORKERS: 'false' });
     try {
       const viaB = (key: string, path: string, init: RequestInit = {}) =>
         fetch(`${b.url}${path}`, { ...init, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' } });

@@ -32,6 +32,11 @@ export const configSchema = z.object({
     .optional(),
   /** `/metrics`: `open` (like most exporters), `operator` (HTTP basic with ADMIN_CREDENTIALS) or `off`. */
   METRICS: z.enum(['open', 'operator', 'off']).default('open'),
+  /**
+   * `npm run worker` serves its own /metrics (stage timings, Node's metrics) on this port when set (0: any free
+   * port, printed at start), under the same METRICS setting; the API's /metrics only sees its own process.
+   */
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** Per-stage worker concurrency, e.g. "embed=4,commit=1" */
   STAGE_CONCURRENCY: z.string().default(''),
   JOB_ATTEMPTS: positiveInt(5),

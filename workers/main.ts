@@ -5,14 +5,24 @@ import { EmbedderMismatchError } from '../core/embedder-guard.js';
 async function main() {
   const config = loadConfig();
   if (!config.REDIS_URL) throw new ConfigError('REDIS_URL: required for `npm run worker` (without Redis, `npm start` runs the workers in-process)');
+  const servesMetrics = config.WORKER_METRICS_PORT !== undefined && config.METRICS !== 'off';
+  if (servesMetrics && config.METRICS === 'operator' && !config.ADMIN_CREDENTIALS) throw new ConfigError('METRICS=operator needs ADMIN_CREDENTIALS (user:password)');
   const { createServices } = await import('../core/bootstrap.js');
   const services = await createServices(config, { runWorkers: true });
-  services.logger.info({ queue: services.queue.kind, pid: process.pid }, 'engram worker started');
+  const metrics = servesMetrics
+    ? await (await import('./metrics-server.js')).serveWorkerMetrics({
+        port: config.WORKER_METRICS_PORT!,
+        host: config.HOST,
+        credentials: config.METRICS === 'operator' ? config.ADMIN_CREDENTIALS! : null,
+      })
+    : null;
+  services.logger.info({ queue: services.queue.kind, pid: process.pid, metrics: metrics?.url }, 'engram worker started');
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     services.logger.info({ signal }, 'worker shutting down');
+    await metrics?.close();
     await services.close();
     process.exit(0);
   };

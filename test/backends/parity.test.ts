@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memories, queries } from '../eval/retrieval/dataset.js';
-import { backendUrls } from '../support/backends.js';
 import { startTestServer, type ApiClient, type TestServer } from '../support/server.js';
 
 /**
@@ -59,25 +58,10 @@ function agreement(a: string[][], b: string[][], k: number) {
 }
 
 beforeAll(async () => {
-  const urls = backendUrls();
-  const tag = `parity_${Date.now().toString(36)}`;
-  [embedded, production] = await Promise.all([
-    startTestServer(),
-    startTestServer(
-      { ...urls, MONGODB_DB: `engram_${tag}`, ELASTICSEARCH_INDEX: `engram-${tag}`.replace(/_/g, '-'), QUEUE_PREFIX: tag },
-      { runWorkers: true },
-    ),
-  ]);
+  [embedded, production] = await Promise.all([startTestServer({}, { mode: 'embedded' }), startTestServer({}, { mode: 'production' })]);
 });
 
 afterAll(async () => {
-  const prod = production?.services;
-  if (prod) {
-    const { MongoStore } = await import('../../storage/mongo/store.js');
-    const { ElasticsearchVectorIndex } = await import('../../storage/elasticsearch/index.js');
-    if (prod.store instanceof MongoStore) await prod.store.db.dropDatabase().catch(() => undefined);
-    if (prod.vectors instanceof ElasticsearchVectorIndex) await prod.vectors.deleteIndex().catch(() => undefined);
-  }
   await Promise.all([embedded?.close(), production?.close()]);
 });
 

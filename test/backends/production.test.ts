@@ -2,44 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readState, startService, stopService } from '../../backends/services.js';
 import { UsageLimits } from '../../core/limits.js';
-import { adminCreateKey, productionEnv } from '../support/backends.js';
-import { startApiProcess, startWorkerProcess, stopProcess, waitForOutput, type OutputProcess } from '../support/processes.js';
-import { ApiClient } from '../support/server.js';
+import { TwoByTwoDeployment } from '../support/deployment.js';
+import { redisDump } from '../support/redis.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * The production shape over HTTP, against real servers: two API processes (RUN_WORKERS=false) and two
  * `npm run worker` processes on Redis (BullMQ, limits), the MongoDB wire protocol (FerretDB) and Elasticsearch.
  */
 const RATE = 10;
-const env = productionEnv('prod', { RATE_LIMIT_PER_SECOND: String(RATE), JOB_LOCK_MS: '3000', JOB_ATTEMPTS: '12' });
-let apis: { child: OutputProcess; url: string }[] = [];
-let workers: OutputProcess[] = [];
+const deployment = new TwoByTwoDeployment('prod', { RATE_LIMIT_PER_SECOND: String(RATE), JOB_LOCK_MS: '3000', JOB_ATTEMPTS: '12' });
+const { env, workers } = deployment;
+const workspace = deployment.workspace.bind(deployment);
+const settled = deployment.settled.bind(deployment);
 let mongo: MongoClient;
-
-async function startWorker(): Promise<OutputProcess> {
-  const worker = startWorkerProcess(env);
-  workers.push(worker);
-  await waitForOutput(worker, 'engram worker started', 60_000);
-  return worker;
-}
-
-/** A fresh workspace with its own key (rate limits are per key), created with the admin CLI against MongoDB. */
-function workspace(name: string, plan = 'scale'): { a: ApiClient; b: ApiClient; key: string } {
-  const { key } = adminCreateKey(env, name, plan);
-  return { key, a: new ApiClient(apis[0].url, key), b: new ApiClient(apis[1].url, key) };
-}
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 60_000, intervalMs = 250): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-}
 
 async function es(path: string, body?: unknown): Promise<any> {
   const res = await fetch(`${env.ELASTICSEARCH_URL}${path}`, {
@@ -60,43 +37,24 @@ async function mongoDump(): Promise<{ collection: string; text: string }[]> {
   return out;
 }
 
-async function redisDump(): Promise<string> {
+/** Everything in Redis (the whole server: limits and quotas live outside the queue prefix). */
+async function redisText(): Promise<string> {
   const redis = new Redis(env.REDIS_URL);
   try {
-    const out: string[] = [];
-    for (const key of await redis.keys('*')) {
-      const type = await redis.type(key);
-      out.push(key);
-      if (type === 'string') out.push(String(await redis.get(key)));
-      else if (type === 'hash') out.push(JSON.stringify(await redis.hgetall(key)));
-      else if (type === 'list') out.push(JSON.stringify(await redis.lrange(key, 0, -1)));
-      else if (type === 'set') out.push(JSON.stringify(await redis.smembers(key)));
-      else if (type === 'zset') out.push(JSON.stringify(await redis.zrange(key, 0, -1)));
-      else if (type === 'stream') out.push(JSON.stringify(await redis.xrange(key, '-', '+')));
-    }
-    return out.join('\n');
+    return await redisDump(redis);
   } finally {
     redis.disconnect();
   }
 }
 
-async function settled(api: ApiClient, timeoutMs = 120_000): Promise<void> {
-  await waitFor(async () => ((await api.get('/v1/events?status=processing&limit=1')).body.processing === 0 ? true : undefined), timeoutMs);
-}
-
 beforeAll(async () => {
   mongo = await new MongoClient(env.MONGODB_URL).connect();
-  // The first API process creates the indexes and the Elasticsearch index; the others find them.
-  apis.push(await startApiProcess(env));
-  apis.push(await startApiProcess(env));
-  await Promise.all([startWorker(), startWorker()]);
+  await deployment.start();
 });
 
 afterAll(async () => {
-  await Promise.all([...workers, ...apis.map((a) => a.child)].map((p) => stopProcess(p)));
-  await mongo?.db(env.MONGODB_DB).dropDatabase().catch(() => undefined);
   await mongo?.close();
-  await fetch(`${env.ELASTICSEARCH_URL}/${env.ELASTICSEARCH_INDEX}`, { method: 'DELETE' }).catch(() => undefined);
+  await deployment.close();
 });
 
 describe('production mode: two APIs, two workers, Redis + MongoDB protocol + Elasticsearch', () => {
@@ -108,7 +66,7 @@ describe('production mode: two APIs, two workers, Redis + MongoDB protocol + Ela
     const ready = await waitFor(async () => {
       const got = await b.get(`/v1/memories/${written.body.id}`);
       return got.body.status === 'ready' ? got.body : undefined;
-    });
+    }, 60_000, 250);
     expect(ready.content).toBe('I live in Reykjavik and work at Marel.');
     const facts = (await b.get('/v1/facts?user_id=rw')).body.facts.map((f: any) => `${f.predicate}:${f.object}`);
     expect(facts).toEqual(expect.arrayContaining(['lives_in:Reykjavik', 'works_at:Marel']));
@@ -176,9 +134,8 @@ describe('production mode: two APIs, two workers, Redis + MongoDB protocol + Ela
     const batchId = accepted.body.id;
     // Mid-flight: some items committed, most still somewhere in the six stages.
     await waitFor(async () => ((await b.get(`/v1/batch/${batchId}`)).body.imported >= 5 ? true : undefined), 600_000, 500);
-    const victim = workers.shift()!;
-    await stopProcess(victim, 'SIGKILL');
-    await startWorker();
+    await workers.stop(workers.running[0], 'SIGKILL');
+    await workers.start();
 
     const done = await waitFor(async () => {
       const body = (await b.get(`/v1/batch/${batchId}`)).body;
@@ -220,14 +177,13 @@ describe('production mode: two APIs, two workers, Redis + MongoDB protocol + Ela
     }
     await settled(b);
     // Something queued but not yet processed: the workers are stopped for this write.
-    const running = workers.splice(0);
-    await Promise.all(running.map((w) => stopProcess(w)));
+    await workers.stopAll();
     try {
       mine.push((await b.post('/v1/memories', { content: `Queued: ${secret} again.`, user_id: user })).body.id);
 
       const before = await mongoDump();
       expect(before.some((d) => d.text.includes(secret))).toBe(true);
-      expect(await redisDump()).toContain(mine[mine.length - 1]);
+      expect(await redisText()).toContain(mine[mine.length - 1]);
 
       const erased = await b.delete(`/v1/users/${user}/memories`);
       expect(erased.status).toBe(200);
@@ -242,52 +198,14 @@ describe('production mode: two APIs, two workers, Redis + MongoDB protocol + Ela
       await es(`/${env.ELASTICSEARCH_INDEX}/_refresh`, {});
       expect((await es(`/${env.ELASTICSEARCH_INDEX}/_count`, { query: { term: { user_id: user } } })).count).toBe(0);
       expect((await es(`/${env.ELASTICSEARCH_INDEX}/_count`, { query: { terms: { memory_id: mine } } })).count).toBe(0);
-      const redisAfter = await redisDump();
+      const redisAfter = await redisText();
       expect(redisAfter).not.toContain(secret);
       for (const id of mine) expect(redisAfter).not.toContain(id);
 
     } finally {
-      await Promise.all([startWorker(), startWorker()]);
+      await Promise.all([workers.start(), workers.start()]);
     }
     expect((await a.get(`/v1/memories/${kept.body.id}`)).status).toBe(200);
     expect((await a.get(`/v1/memories/${mine[0]}`)).status).toBe(404);
   }, 300_000);
-
-  it('with Elasticsearch stopped, search is 503 search_unavailable and everything else works; it recovers', async () => {
-    const { a, b } = workspace('e2e-outage');
-    const first = (await a.post('/v1/memories', { content: 'I live in Porto.', user_id: 'out' })).body.id;
-    await settled(b);
-    const entry = readState().elasticsearch!;
-    await stopService('elasticsearch');
-    try {
-        for (const api of [a, b]) {
-          const search = await api.post('/v1/memories/search', { query: 'Porto', user_id: 'out' });
-          expect(search.status).toBe(503);
-          expect(search.body).toEqual({ code: 'search_unavailable', message: expect.any(String) });
-        }
-        const written = await b.post('/v1/memories', { content: 'I work at Sonae.', user_id: 'out' });
-        expect(written.status).toBe(200);
-        expect((await a.get(`/v1/memories/${first}`)).body.status).toBe('ready');
-        expect((await a.get('/v1/facts?user_id=out&predicate=lives_in')).body.facts[0].object).toBe('Porto');
-        expect((await b.get('/v1/memories?user_id=out')).status).toBe(200);
-        expect((await b.get('/v1/ping')).status).toBe(200);
-
-        await startService('elasticsearch', { port: entry.port, dir: entry.dir });
-        // The write accepted during the outage completes once its embedding can be indexed.
-        const ready = await waitFor(async () => {
-          const got = (await a.get(`/v1/memories/${written.body.id}`)).body;
-          return got.status === 'ready' ? got : undefined;
-        }, 180_000, 500);
-        expect(ready.status).toBe('ready');
-        const search = await waitFor(async () => {
-          const res = await b.post('/v1/memories/search', { query: 'employer Sonae', user_id: 'out' });
-          return res.status === 200 ? res.body : undefined;
-        });
-        expect(search.results.map((r: any) => r.id)).toEqual(expect.arrayContaining([first, written.body.id]));
-    } finally {
-      if (!(await fetch(`${env.ELASTICSEARCH_URL}/_cluster/health`).then((r) => r.ok).catch(() => false))) {
-        await startService('elasticsearch', { port: entry.port, dir: entry.dir });
-      }
-    }
-  }, 600_000);
 });

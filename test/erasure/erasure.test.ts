@@ -5,7 +5,7 @@ import pino from 'pino';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../core/logger.js';
-import { testRedisUrl } from '../support/redis.js';
+import { redisContents, testRedisUrl } from '../support/redis.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
@@ -29,27 +29,10 @@ function filesContaining(dir: string, marker: string): string[] {
   return hits;
 }
 
-/** Every Redis key whose name or value (strings, hashes, lists, sets, sorted sets, streams) contains `marker`. */
+/** Every Redis key whose name or value contains `marker`, case-insensitively. */
 async function redisKeysContaining(redis: Redis, marker: string): Promise<string[]> {
-  const hits: string[] = [];
   const needle = marker.toLowerCase();
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'COUNT', 1000);
-    cursor = next;
-    for (const key of keys) {
-      let parts: string[] = [key];
-      const type = await redis.type(key);
-      if (type === 'string') parts.push((await redis.get(key)) ?? '');
-      else if (type === 'hash') parts.push(...Object.entries(await redis.hgetall(key)).flat());
-      else if (type === 'list') parts.push(...(await redis.lrange(key, 0, -1)));
-      else if (type === 'set') parts.push(...(await redis.smembers(key)));
-      else if (type === 'zset') parts.push(...(await redis.zrange(key, 0, -1)));
-      else if (type === 'stream') parts.push(...(await redis.xrange(key, '-', '+')).flatMap(([id, fields]) => [id, ...fields]));
-      if (parts.some((p) => p.toLowerCase().includes(needle))) hits.push(key);
-    }
-  } while (cursor !== '0');
-  return hits;
+  return (await redisContents(redis)).filter(({ key, text }) => `${key}\n${text}`.toLowerCase().includes(needle)).map(({ key }) => key);
 }
 
 for (const mode of ['embedded', 'bullmq'] as const) {

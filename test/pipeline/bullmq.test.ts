@@ -1,8 +1,9 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkerProcess, stopProcess, waitForOutput } from '../support/processes.js';
-import { testRedisUrl } from '../support/redis.js';
-import { SHARED_CACHE_DIR, startTestServer, type TestServer } from '../support/server.js';
+import { WorkerProcesses } from '../support/processes.js';
+import { redisDump, testRedisUrl } from '../support/redis.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * Production shape: an API process that only enqueues, and separate
@@ -10,40 +11,20 @@ import { SHARED_CACHE_DIR, startTestServer, type TestServer } from '../support/s
  */
 const prefix = `bq${process.pid}`;
 let api: TestServer;
-let env: Record<string, string>;
-let workers: ReturnType<typeof startWorkerProcess>[] = [];
-
-async function startWorker() {
-  const w = startWorkerProcess(env);
-  workers.push(w);
-  await waitForOutput(w, 'engram worker started');
-  return w;
-}
+const workers = new WorkerProcesses(() => api.env);
 
 beforeAll(async () => {
-  const shared = { REDIS_URL: testRedisUrl(), QUEUE_PREFIX: prefix, JOB_LOCK_MS: '1500' };
-  api = await startTestServer(shared, { runWorkers: false });
-  env = { ...shared, DATA_DIR: api.dataDir, CACHE_DIR: SHARED_CACHE_DIR };
+  api = await startTestServer({ REDIS_URL: testRedisUrl(), QUEUE_PREFIX: prefix, JOB_LOCK_MS: '1500' }, { runWorkers: false });
 });
 
 afterAll(async () => {
-  await Promise.all(workers.map((w) => stopProcess(w)));
+  await workers.stopAll();
   await api?.close();
 });
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe('BullMQ flows with separate worker processes', () => {
   it('a write returns at once and its facts appear within a second', async () => {
-    await startWorker();
+    await workers.start();
     const started = Date.now();
     const res = await api.api().post('/v1/memories', { content: 'I live in Copenhagen.', user_id: 'fast' });
     expect(res.status).toBe(200);
@@ -64,14 +45,12 @@ describe('BullMQ flows with separate worker processes', () => {
       content: `I work at Company${String.fromCharCode(65 + Math.floor(i / users))}${i % users} now.`,
       user_id: `crash${i % users}`,
     }));
-    const victim = workers.shift()!;
-    await stopProcess(victim);
-    const doomed = await startWorker();
+    await workers.stop();
+    const doomed = await workers.start();
     const batch = (await api.api().post('/v1/batch', { memories })).body;
     await waitFor(async () => ((await api.api().get(`/v1/batch/${batch.id}`)).body.imported >= 10 ? true : undefined));
-    await stopProcess(doomed, 'SIGKILL');
-    workers = workers.filter((w) => w !== doomed);
-    await startWorker();
+    await workers.stop(doomed, 'SIGKILL');
+    await workers.start();
 
     const done = await waitFor(async () => {
       const body = (await api.api().get(`/v1/batch/${batch.id}`)).body;
@@ -116,26 +95,12 @@ describe('BullMQ flows with separate worker processes', () => {
   });
 
   it('user erasure leaves none of the user’s content or ids in Redis, failed jobs included', async () => {
-    for (const w of workers) await stopProcess(w);
-    workers = [];
+    await workers.stopAll();
     const secret = 'Zanzibar-Quokka-7731';
     const queued = (await api.api().post('/v1/memories', { content: `I live in ${secret}.`, user_id: 'forget-redis' })).body;
     const redis = new Redis(testRedisUrl());
     try {
-      const dump = async () => {
-        const out: string[] = [];
-        for (const key of await redis.keys(`${prefix}:*`)) {
-          const type = await redis.type(key);
-          out.push(key);
-          if (type === 'string') out.push(String(await redis.get(key)));
-          else if (type === 'hash') out.push(JSON.stringify(await redis.hgetall(key)));
-          else if (type === 'list') out.push(JSON.stringify(await redis.lrange(key, 0, -1)));
-          else if (type === 'set') out.push(JSON.stringify(await redis.smembers(key)));
-          else if (type === 'zset') out.push(JSON.stringify(await redis.zrange(key, 0, -1)));
-          else if (type === 'stream') out.push(JSON.stringify(await redis.xrange(key, '-', '+')));
-        }
-        return out.join('\n');
-      };
+      const dump = () => redisDump(redis, `${prefix}:*`);
       expect(await dump()).toContain(queued.id);
       const erased = await api.api().delete('/v1/users/forget-redis/memories');
       expect(erased.body.memories_forgotten).toBe(1);

@@ -3,9 +3,9 @@ import { Redis } from 'ioredis';
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STAGES } from '../../workers/bullmq/flows.js';
-import { startWorkerProcess, stopProcess, waitForOutput, type OutputProcess } from '../support/processes.js';
+import { WorkerProcesses } from '../support/processes.js';
 import { testRedisUrl } from '../support/redis.js';
-import { SHARED_CACHE_DIR, startTestServer, type TestServer } from '../support/server.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
  * Crash recovery with the default job lock: two `npm run worker` processes share the
@@ -13,26 +13,16 @@ import { SHARED_CACHE_DIR, startTestServer, type TestServer } from '../support/s
  */
 const prefix = `crash${process.pid}`;
 let api: TestServer;
-let env: Record<string, string>;
-const workers: OutputProcess[] = [];
+const workers = new WorkerProcesses(() => api.env);
 const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: null });
 const queues = STAGES.map((stage) => new Queue(stage, { connection: redis, prefix }));
 
-async function startWorker() {
-  const w = startWorkerProcess(env);
-  workers.push(w);
-  await waitForOutput(w, 'engram worker started');
-  return w;
-}
-
 beforeAll(async () => {
-  const shared = { REDIS_URL: testRedisUrl(), QUEUE_PREFIX: prefix };
-  api = await startTestServer(shared, { runWorkers: false });
-  env = { ...shared, DATA_DIR: api.dataDir, CACHE_DIR: SHARED_CACHE_DIR };
+  api = await startTestServer({ REDIS_URL: testRedisUrl(), QUEUE_PREFIX: prefix }, { runWorkers: false });
 });
 
 afterAll(async () => {
-  await Promise.all(workers.map((w) => stopProcess(w)));
+  await workers.stopAll();
   await Promise.all(queues.map((q) => q.close()));
   redis.disconnect();
   await api?.close();
@@ -53,8 +43,8 @@ async function jobsHeldBy(pid: number): Promise<{ queue: Queue; id: string; memo
 
 describe('a SIGKILLed BullMQ worker', () => {
   it('has its jobs picked up by another worker within 10 s, each write processed exactly once', async () => {
-    const victim = await startWorker();
-    await startWorker();
+    const victim = await workers.start();
+    await workers.start();
     const users = 20;
     const memories = Array.from({ length: 200 }, (_, i) => ({
       content: `I work at Shipyard${Math.floor(i / users)}x${i % users} now.`,
@@ -68,7 +58,7 @@ describe('a SIGKILLed BullMQ worker', () => {
       if (Date.now() > deadline) throw new Error('the victim never held a job');
       held = await jobsHeldBy(victim.pid!);
     }
-    await stopProcess(victim, 'SIGKILL');
+    await workers.stop(victim, 'SIGKILL');
     const killedAt = Date.now();
 
     // Within 10 s of its death every job it held is released to another worker: back to waiting,

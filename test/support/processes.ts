@@ -52,3 +52,40 @@ export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 
     child.kill(signal);
   });
 }
+
+/** A worker process that has connected and taken its queues (it logs "engram worker started" at level info). */
+export async function startReadyWorker(env: Record<string, string>, timeoutMs = 60_000): Promise<OutputProcess> {
+  const worker = startWorkerProcess({ ...env, LOG_LEVEL: 'info' });
+  try {
+    await waitForOutput(worker, 'engram worker started', timeoutMs);
+  } catch (error) {
+    await stopProcess(worker, 'SIGKILL');
+    throw error;
+  }
+  return worker;
+}
+
+/** The `npm run worker` processes of one test file: started ready, stopped together. */
+export class WorkerProcesses {
+  readonly running: OutputProcess[] = [];
+
+  /** `env` is read at each start (test files build it in beforeAll). */
+  constructor(private readonly env: () => Record<string, string>, private readonly timeoutMs = 60_000) {}
+
+  async start(): Promise<OutputProcess> {
+    const worker = await startReadyWorker(this.env(), this.timeoutMs);
+    this.running.push(worker);
+    return worker;
+  }
+
+  /** Stops one worker (SIGKILL to simulate a crash); by default the oldest. */
+  async stop(worker = this.running[0], signal: NodeJS.Signals = 'SIGTERM'): Promise<OutputProcess> {
+    this.running.splice(this.running.indexOf(worker), 1);
+    await stopProcess(worker, signal);
+    return worker;
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all(this.running.splice(0).map((worker) => stopProcess(worker)));
+  }
+}

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../core/config.js';
@@ -6,17 +6,29 @@ import { createKey, type CreatedKey } from '../../core/commands/keys.js';
 import { createLogger, type Logger } from '../../core/logger.js';
 import { startServer, type RunningServer } from '../../api/server.js';
 import type { Plan, Scope } from '../../storage/types.js';
+import { dropProductionData, isProductionRun, productionEnv, productionStoredText } from './backends.js';
+import { SHARED_CACHE_DIR } from './cache-dir.js';
+import { startReadyWorker, stopProcess, type OutputProcess } from './processes.js';
 
-/** GloVe's binary cache is built once per machine and shared by every test server. */
-export const SHARED_CACHE_DIR = join(tmpdir(), 'engram-test-cache');
+export { SHARED_CACHE_DIR };
 
 export interface TestServer extends RunningServer {
   dataDir: string;
+  /** The configuration as environment variables: what another API or worker process needs to join this deployment. */
+  env: Record<string, string>;
+  /** 'embedded' under `npm test`; 'production' (MongoDB, Elasticsearch, BullMQ workers in their own processes) under `npm run test:backends`. */
+  mode: 'embedded' | 'production';
   key: string;
   keyFor(input: { workspace: string; plan?: Plan; scopes?: Scope[]; agentId?: string | null }): Promise<CreatedKey>;
   api: (key?: string | null) => ApiClient;
   /** Waits until no memory in the key's workspace is processing. */
   settle(key?: string, timeoutMs?: number): Promise<void>;
+  /** Where the pipeline's stage metrics are served: the API's /metrics, or (production) the worker process's; null when off. */
+  pipelineMetricsUrl(): string | null;
+  /** Starts the pipeline workers of a server started with `runWorkers: false`. */
+  startWorkers(): Promise<void>;
+  /** Everything the deployment stored, as text: the files of DATA_DIR, or the MongoDB database, index and queue keys. */
+  storedText(): Promise<string>;
 }
 
 export interface ApiResponse<T = any> {
@@ -55,9 +67,19 @@ export class ApiClient {
   delete = <T = any>(path: string) => this.request<T>('DELETE', path);
 }
 
-export async function startTestServer(env: Record<string, string> = {}, options: { runWorkers?: boolean; dataDir?: string; logger?: Logger } = {}): Promise<TestServer> {
+/**
+ * A server for HTTP tests. Under `npm test` it is the embedded mode in this process. Under `npm run test:backends`
+ * it is the production mode (`options.mode` chooses explicitly): the API in this process (RUN_WORKERS=false) on its own MongoDB database,
+ * Elasticsearch index and queue prefix, and the pipeline in an `npm run worker` process.
+ */
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { runWorkers?: boolean; dataDir?: string; logger?: Logger; mode?: TestServer['mode'] } = {},
+): Promise<TestServer> {
+  const production = (options.mode ?? (isProductionRun() ? 'production' : 'embedded')) === 'production';
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'engram-test-'));
-  const config = loadConfig({
+  const settings: Record<string, string> = {
+    ...(production ? productionEnv('t') : {}),
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
@@ -69,8 +91,21 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     // Test servers share one redis-server; each gets its own queues.
     QUEUE_PREFIX: `t${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
     ...env,
-  });
-  const running = await startServer(config, { logger: options.logger ?? createLogger('silent'), runWorkers: options.runWorkers });
+  };
+  const config = loadConfig(settings);
+  const runWorkers = options.runWorkers ?? true;
+  const running = await startServer(config, { logger: options.logger ?? createLogger('silent'), runWorkers: production ? false : runWorkers });
+  const workers: OutputProcess[] = [];
+  const startWorkers = async () => {
+    if (production) workers.push(await startReadyWorker({ ...settings, WORKER_METRICS_PORT: '0' }));
+    else await running.services.queue.startWorkers();
+  };
+  try {
+    if (production && runWorkers) await startWorkers();
+  } catch (error) {
+    await running.close();
+    throw error;
+  }
   const keyFor: TestServer['keyFor'] = (input) =>
     createKey(running.services.store, { workspace: input.workspace, plan: input.plan ?? 'scale', scopes: input.scopes, agentId: input.agentId ?? null });
   const { key } = await keyFor({ workspace: 'test' });
@@ -78,10 +113,18 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   return {
     ...running,
     dataDir,
+    env: settings,
+    mode: production ? 'production' : 'embedded',
     key,
     keyFor,
     api,
-    async settle(k = key, timeoutMs = 20_000) {
+    startWorkers,
+    pipelineMetricsUrl: () => {
+      if (!production) return config.METRICS === 'off' ? null : `${running.url}/metrics`;
+      return /"metrics":"([^"]+)"/.exec(workers[0]?.output() ?? '')?.[1] ?? null;
+    },
+    // FerretDB serialises updates (README, "Running in production"): the production pipeline is slower.
+    async settle(k = key, timeoutMs = production ? 120_000 : 20_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const res = await api(k).get('/v1/events?status=processing&limit=1');
@@ -90,9 +133,20 @@ export async function startTestServer(env: Record<string, string> = {}, options:
         await new Promise((r) => setTimeout(r, 20));
       }
     },
+    storedText: () => (production ? productionStoredText(settings) : Promise.resolve(filesText(dataDir))),
     async close() {
+      await Promise.all(workers.map((w) => stopProcess(w)));
       await running.close();
+      if (production) await dropProductionData(settings).catch(() => undefined);
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The bytes of every file under `dir`, as one latin1 text. */
+function filesText(dir: string): string {
+  return readdirSync(dir)
+    .map((name) => join(dir, name))
+    .map((path) => (statSync(path).isDirectory() ? filesText(path) : readFileSync(path).toString('latin1')))
+    .join('\n');
 }

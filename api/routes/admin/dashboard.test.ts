@@ -34,12 +34,4 @@ describe('queue dashboard at /admin/queues', () => {
     expect(names).toEqual(['commit', 'contradiction-1', 'contradiction-2', 'embed', 'entities', 'facts']);
   });
 
-  it('is absent without Redis', async () => {
-    const embedded = await startTestServer({ ADMIN_CREDENTIALS: 'ops:s3cret' });
-    try {
-      expect((await embedded.api(null).request('GET', '/admin/queues', undefined, basic('ops:s3cret'))).status).toBe(404);
-    } finally {
-      await embedded.close();
-    }
-  });
 });

@@ -1,25 +1,14 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type Koa from 'koa';
+import { isOperator } from '../../../core/operator-auth.js';
 import type { Services } from '../../../core/services.js';
 import type { BullMqQueue } from '../../../workers/bullmq/queue.js';
 
 export const DASHBOARD_PATH = '/admin/queues';
 
-const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
-
-/**
- * Constant-time comparison of a given secret with the expected one. Both sides are
- * hashed first so that the comparison takes the same time whatever the given length,
- * and the expected secret's length does not leak either.
- */
-export const sameSecret = (given: string, expected: string) => timingSafeEqual(digest(given), digest(expected));
-
 /** HTTP basic auth with the operator credential (ADMIN_CREDENTIALS), never an API key. */
 export function operatorAuth(credentials: string): Koa.Middleware {
   return async (ctx, next) => {
-    const match = /^Basic\s+(\S+)$/i.exec(ctx.get('authorization'));
-    const given = match ? Buffer.from(match[1], 'base64').toString('utf8') : '';
-    if (!sameSecret(given, credentials)) {
+    if (!isOperator(ctx.get('authorization'), credentials)) {
       ctx.status = 401;
       ctx.set('WWW-Authenticate', 'Basic realm="engram queues"');
       ctx.body = { code: 'invalid_credentials', message: 'Operator credentials required' };

