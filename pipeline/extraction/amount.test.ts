@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAmount } from './amount.js';
+import { findAmount, parseAmount } from './amount.js';
 import { normalizeObject, objectsEqual } from './normalize.js';
 
 describe('amounts compare by value, currency and period', () => {
@@ -34,5 +34,21 @@ describe('amounts compare by value, currency and period', () => {
     expect(parseAmount('~$2,150/month')).toEqual({ value: 2150, currency: 'USD', period: 'month' });
     expect(parseAmount('1.2m')).toEqual({ value: 1_200_000, currency: undefined, period: undefined });
     expect(parseAmount('35,000 euro')).toEqual({ value: 35000, currency: 'EUR', period: undefined });
+  });
+});
+
+describe('findAmount', () => {
+  it('finds the amount with its period inside a sentence', () => {
+    expect(findAmount('gone up to £1,350 a month for a one-bed flat')).toBe('£1,350 a month');
+    expect(findAmount('about $4,300/mo after taxes')).toBe('$4,300/mo');
+    expect(findAmount('I earn 4k net a month as a developer')).toBe('4k net a month');
+    expect(findAmount('we pay 1850 a month between the two of us')).toBe('1850 a month');
+    expect(findAmount('is 35,000 euro and the builder laughed')).toBe('35,000 euro');
+  });
+
+  it('ignores numbers that are not money unless asked', () => {
+    expect(findAmount('I have 3 kids and 2 dogs')).toBeUndefined();
+    expect(findAmount('mine is 612 after the bankruptcy', true)).toBe('612');
+    expect(findAmount('for 3 years', true)).toBeUndefined();
   });
 });

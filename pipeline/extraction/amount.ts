@@ -92,3 +92,27 @@ export function amountKey(amount: Amount): string {
   const value = Number.isInteger(amount.value) ? String(amount.value) : String(Math.round(amount.value * 100) / 100);
   return [value, amount.currency?.toLowerCase()].filter(Boolean).join(' ') + (amount.period ? `/${amount.period}` : '');
 }
+
+const CURRENCY_PREFIX = String.raw`(?:us\$|a\$|c\$|au\$|ca\$|[$£€¥₹]|(?:usd|gbp|eur|chf|cad|aud|inr|jpy)\s)`;
+const NUMBER_TEXT = String.raw`\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?`;
+const MULTIPLIER_TEXT = String.raw`(?:\s?(?:k|grand|thousand|m|mil|million|bn|billion)\b)`;
+const CURRENCY_TEXT = String.raw`(?:\s(?:usd|dollars?|bucks|gbp|pounds?|quid|eur|euros?|chf|francs?|cad|aud|inr|rupees?|yen)\b)`;
+const QUALIFIER_TEXT = String.raw`(?:\s(?:net|gross|take[- ]home|base|before taxe?s?|after taxe?s?|pre[- ]tax|max|tops|all in))`;
+const PERIOD_TEXT = String.raw`(?:\s?\/\s?(?:hour|hr|h|day|week|wk|month|mo|mth|year|yr|annum)\b|\s(?:an?|per|each|every)\s(?:hour|hr|day|week|month|year|annum)\b|\s(?:hourly|daily|weekly|monthly|annually|yearly|pa|pcm|pm|p\/m)\b)`;
+const AMOUNT_IN_TEXT = new RegExp(
+  String.raw`(?:(?:about|around|roughly|approximately|approx\.?|~)\s?)?(?:${CURRENCY_PREFIX}\s?(?:${NUMBER_TEXT})${MULTIPLIER_TEXT}?|(?:${NUMBER_TEXT})(?:${MULTIPLIER_TEXT}${CURRENCY_TEXT}?|${CURRENCY_TEXT}|(?=${QUALIFIER_TEXT}?${PERIOD_TEXT})))(?:${QUALIFIER_TEXT}?${PERIOD_TEXT})?`,
+  'i',
+);
+
+const APPROXIMATION_TEXT = /^(?:about|around|roughly|approximately|approx\.?|~)\s?/i;
+
+/**
+ * The first money amount in running text, as written ("£1,350 a month", "$4,300/mo", "4k net a month",
+ * "about 40 grand"). A bare number counts only with a period ("1850 a month"), or when `bareNumbers` is set.
+ */
+export function findAmount(text: string, bareNumbers = false): string | undefined {
+  const found = AMOUNT_IN_TEXT.exec(text)?.[0];
+  if (found) return found.replace(APPROXIMATION_TEXT, '').trim();
+  if (!bareNumbers) return undefined;
+  return new RegExp(String.raw`(?:${NUMBER_TEXT})(?!\s?(?:%|years?|yrs?|months?|days?|weeks?|hours?|hrs?|kg|lbs?|cm|mg|am|pm|people|kids|times)\b)`, 'i').exec(text)?.[0]?.trim();
+}

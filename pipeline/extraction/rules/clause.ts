@@ -1,5 +1,6 @@
 import type { SubjectType, Tense } from '../../types.js';
 import { ANY_OBJECT, SURFACE_INDEX, isSingleValued, type ObjectClass, type SurfaceAspect, type SurfaceEntry } from '../taxonomy.js';
+import { attributeFacts } from './attributes.js';
 import { copulaFacts } from './copula.js';
 import { findDates, removeMentions, type DateMention } from './dates.js';
 import type { FactDraft } from './draft.js';
@@ -319,6 +320,8 @@ export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis
   text = stripFillers(text);
   if (!text || NON_FACTUAL.test(text) || /\?\s*$/.test(text)) return emptyAnalysis(ctx);
 
+  const attributes = attributeFacts(text);
+  if (attributes) return { drafts: attributes.map((d) => ({ ...d, confidence: d.confidence * hedge })), lastPerson: ctx.lastPerson };
   const special = matchSpecialPatterns(text, ctx.referenceTime) ?? eventFacts(text, ctx.referenceTime);
   if (special) {
     return { drafts: special.map((d) => ({ ...d, confidence: d.confidence * hedge })), lastPerson: ctx.lastPerson };

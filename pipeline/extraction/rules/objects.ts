@@ -1,3 +1,4 @@
+import { findAmount } from '../amount.js';
 import type { ObjectClass } from '../taxonomy.js';
 import {
   AND_COMPOUNDS,
@@ -247,6 +248,9 @@ function shapeItem(item: string, request: ObjectRequest): string | undefined {
  */
 export function extractObjects(raw: string, request: ObjectRequest): string[] {
   const oneOf = (pattern?: RegExp) => (pattern ? (s: string) => cut(s, pattern) : (s: string) => s);
+  // An amount keeps its period and qualifiers as written ("£1,350 a month", "$4,300/mo", "4k net a month").
+  const amount = request.objectClass === 'money' ? findAmount(raw) : undefined;
+  if (amount) return [amount];
   let text = raw.trim();
   text = cut(text, PUNCTUATION_BOUNDARY);
   text = cut(text, CLAUSE_BOUNDARY);
