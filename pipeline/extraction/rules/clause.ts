@@ -2,6 +2,7 @@ import type { SubjectType, Tense } from '../../types.js';
 import { ANY_OBJECT, SURFACE_INDEX, isSingleValued, type ObjectClass, type SurfaceAspect, type SurfaceEntry } from '../taxonomy.js';
 import { attributeFacts } from './attributes.js';
 import { copulaFacts } from './copula.js';
+import { restoreDroppedSubject } from './dropped-subject.js';
 import { findDates, removeMentions, type DateMention } from './dates.js';
 import type { FactDraft } from './draft.js';
 import { parseSmallNumber } from './lexicon.js';
@@ -341,6 +342,10 @@ export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis
     if (readings.some((r) => r.form === 'past' && SURFACES_BY_FIRST_WORD.has(r.lemma)) || readings.some((r) => r.form === 'base' && IMPLICIT_I_LEMMAS.has(r.lemma))) {
       parsed = { subjects: [{ ...USER, confidence: 0.9 }], rest: body, relations: [] };
     }
+  }
+  if (!parsed && ctx.sentenceInitial && !ctx.inherited) {
+    const restored = restoreDroppedSubject(body, hasSurfaceStartingWith);
+    if (restored) parsed = parseSubject(restored, { lastPerson: ctx.lastPerson, startsWithVerbPhrase, typeOfName: ctx.typeOfName });
   }
   if (!parsed) return emptyAnalysis(ctx);
 

@@ -21,6 +21,7 @@ import {
   petKind,
 } from './lexicon.js';
 import { readVerb, toGerund } from './inflection.js';
+import { startsWithBareVerb } from './word-class.js';
 
 /**
  * Turns the words after a matched verb into clean object values: cut at the
@@ -29,7 +30,7 @@ import { readVerb, toGerund } from './inflection.js';
  */
 
 const CLAUSE_BOUNDARY =
-  /\s+(?:because|cause|cuz|since|but|although|though|while|whereas|when|whenever|where|which|who|whom|whose|that|so that|so|if|unless|until|as long as|even though|except|and then|and i|and we|and my|and it|and that|or so|right now|at the moment|at present|these days|nowadays|for now|anymore|any more|again|as well|either|lol|haha|tbh|btw|already|yet|too|also|now|though|instead|anyway|honestly|actually|i think|i guess|i believe|or something|or whatever|and stuff|and all)\b.*$/i;
+  /\s+(?:because|cause|cuz|since|but|although|though|while|whereas|when|whenever|where|which|who|whom|whose|that|so that|so|if|unless|until|as long as|even though|except|and then|and i|and we|and my|and it|and that|or so|right now|at the moment|at the minute|at present|these days|nowadays|for now|anymore|any more|again|as well|either|lol|haha|tbh|btw|already|yet|too|also|now|though|instead|anyway|honestly|actually|i think|i guess|i believe|or something|or whatever|and stuff|and all)\b.*$/i;
 const PUNCTUATION_BOUNDARY = /\s*(?:[;:([{]|\s[-–—]\s|\.\.\.|…|[!?]|(?<!\b(?:St|Dr|Mt|Mr|Mrs|Ms|Jr|Sr|Inc|Ltd|Co|Corp|No|vs|Ave|Rd|Prof))\.(?=\s|$)).*$/;
 const HABITUAL_TAIL =
   /\s+(?:(?:every|each)\s+(?:single\s+)?(?:day|morning|evening|night|week|weekend|month|year|summer|winter|time|sunday|monday|tuesday|wednesday|thursday|friday|saturday)|on\s+(?:the\s+)?weekends?|on\s+(?:sundays|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays)|in\s+(?:my|our)\s+(?:free|spare)\s+time|a\s+lot|so\s+much|very\s+much|a\s+bunch|a\s+ton|like\s+crazy|daily|regularly|sometimes|often|occasionally|at\s+night|in\s+the\s+(?:morning|evening|afternoon)s?|at\s+home|at\s+work|for\s+work|for\s+fun|for\s+a\s+living|every\s+now\s+and\s+then|from\s+time\s+to\s+time|(?:\w+\s+)?times?\s+a\s+(?:week|day|month|year)|twice\s+a\s+\w+|once\s+a\s+\w+|twice|once|(?:a\s+few|many|several|a\s+couple\s+of|\d+|two|three|four|five)\s+times|some\s*day|one\s+day|soon|eventually|in\s+the\s+future|most\s+(?:days|weekends|evenings|mornings|nights)|with\s+(?:my|our|his|her|their|friends|family|colleagues|the\s+kids|some\s+friends)\b|more\s+than\s+(?:anything|ever)|the\s+most|most\s+of\s+all|best|a\s+little$|a\s+bit$|completely|entirely|totally|altogether|for\s+good|permanently|fully|these\s+days|full[- ]time|part[- ]time|remotely|from\s+home)\b.*$/i;
@@ -153,6 +154,8 @@ function isPlace(item: string, predicate: string): boolean {
   if (predicate === 'lives_in' && HOUSING.test(lower)) return false;
   if (predicate === 'visited' || predicate === 'trip_to') {
     if (THE_PLACES.test(lower)) return true;
+    // "going to vomit", "going to sit here": "going to" + a verb is a plan, not a trip.
+    if (/^[a-z]/.test(item) && startsWithBareVerb(lower)) return false;
     if (/^(?:the|a|an|some)\s/i.test(item) && !/^The\s+[A-Z]/.test(item)) return false;
     if (isEventPhrase(item) || isAppointmentPhrase(item)) return false;
     // Trips and visits are to named places: "Japan", "new york"; not "38 states", "a Spanish conversation group".
