@@ -1,6 +1,7 @@
 import nlp from 'compromise';
 import type { ExtractedFact, ExtractionInput, FactExtractor, SubjectType } from '../../types.js';
 import { normalizeObject, subjectKey } from '../normalize.js';
+import { ageFacts, introducedName } from './ages.js';
 import { analyzeClause, startsWithTaxonomyVerb, startsWithVerbPhrase } from './clause.js';
 import { readVerb } from './inflection.js';
 import { expandContractions } from './contractions.js';
@@ -71,6 +72,19 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
     const plain = expandContractions(stripMarkdown(block));
     for (const raw of splitSentences(plain)) {
       if (isQuestionOrRequest(raw)) continue;
+      // Ages are read from the whole sentence; they replace the clause parser's reading for the same subject.
+      const ages = ageFacts(raw);
+      const agedSubjects = new Set(ages.map((a) => subjectKey(a.subject.subject)));
+      const introduced = introducedName(raw);
+      const sentenceDrafts = [...ages, ...(introduced ? [{ ...ages[0], predicate: 'name', predicateRaw: 'I am', object: introduced }] : [])];
+      for (const draft of sentenceDrafts) {
+        const fact = toExtractedFact(draft);
+        const key = `${subjectKey(fact.subject)}|${fact.predicate}|${normalizeObject(fact.object)}|${fact.negated}`;
+        if (!seen.has(key)) {
+          seen.add(key);
+          facts.push(fact);
+        }
+      }
       const sentence = toFirstPerson(raw)
         // "The doctor switched me from A to B", "my GP put me on X": the change is the user's.
         .replace(/^(?:the |my )?(?:doctor|doc|gp|consultant|psychiatrist|specialist|nurse|dentist|they|she|he|dr\.? [A-Z][a-z]+)\s+(switched|moved|changed|put|started|upped|increased|reduced|lowered|took)\s+me\s+(?=from|to|on|off)/i, (_m, verb: string) => (/^(?:put|started)$/i.test(verb) ? 'I started ' : /^took$/i.test(verb) ? 'I came ' : `I ${verb} `))
@@ -90,6 +104,7 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
         if (analysis.subjects) previousSubjects = analysis.subjects;
         lastPerson = analysis.lastPerson;
         for (const draft of analysis.drafts) {
+          if (draft.predicate === 'age' && agedSubjects.has(subjectKey(draft.subject.subject))) continue;
           const fact = toExtractedFact(draft);
           const key = `${subjectKey(fact.subject)}|${fact.predicate}|${normalizeObject(fact.object)}|${fact.negated}`;
           if (seen.has(key)) continue;
