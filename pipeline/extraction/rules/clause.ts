@@ -3,6 +3,7 @@ import { ANY_OBJECT, SURFACE_INDEX, isSingleValued, type ObjectClass, type Surfa
 import { attributeFacts } from './attributes.js';
 import { copulaFacts } from './copula.js';
 import { restoreDroppedSubject } from './dropped-subject.js';
+import { unmappedRelation } from './fallback.js';
 import { findDates, removeMentions, type DateMention } from './dates.js';
 import type { FactDraft } from './draft.js';
 import { parseSmallNumber } from './lexicon.js';
@@ -437,5 +438,8 @@ export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis
       emit({ predicate: fact.predicate, objects: [fact.object], raw }, 'state', fact.negated === true);
     }
   }
+  const aboutNamedSubjects = parsed.subjects.every((s) => s.subject === 'user' || (s.subjectType === 'person' && !s.subject.includes("'")));
+  const unmapped = drafts.length === 0 && aboutNamedSubjects ? unmappedRelation(vp, tokens) : undefined;
+  if (unmapped) emit(unmapped, 'state');
   return done();
 }

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { extractFactsWithRules } from './fact-extractor.js';
+
+const facts = (content: string) => extractFactsWithRules({ content, referenceTime: new Date('2024-06-15T12:00:00Z') });
+
+describe('relations outside the taxonomy', () => {
+  it('are kept with family other, a verb-shaped predicate and the verb as written', () => {
+    const [fact] = facts('User volunteers at the Humane Society every other Saturday.');
+    expect(fact).toMatchObject({ subject: 'user', predicate: 'volunteers_at', object: 'Humane Society', family: 'other', negated: false });
+    expect(fact.predicateRaw).toMatch(/volunteers at/i);
+    expect(facts("I've started volunteering at the food bank on Saturdays").map((f) => `${f.predicate} ${f.object}`)).toEqual(['volunteers_at food bank']);
+  });
+
+  it('are not made from light verbs, taxonomy verbs that failed to parse, or company', () => {
+    expect(facts('I was thinking about the weekend')).toEqual([]);
+    expect(facts('I was hiking with some buddies')).toEqual([]);
+    expect(facts('User diagnosed with ADHD at 30').every((f) => f.family !== 'other')).toBe(true);
+  });
+
+  it('are only about the user or a named person', () => {
+    expect(facts('my cousin volunteers at the Red Cross').filter((f) => f.family === 'other')).toEqual([]);
+  });
+});
