@@ -21,6 +21,7 @@ import {
   petKind,
 } from './lexicon.js';
 import { readVerb, toGerund } from './inflection.js';
+import { cleanTasteObject, isTastePredicate } from './preference-objects.js';
 import { startsWithBareVerb } from './word-class.js';
 
 /**
@@ -283,6 +284,7 @@ export function extractObjects(raw: string, request: ObjectRequest): string[] {
       item = cut(item, /\s+(?:named|called)\s+.*$/i);
     }
     if (infinitive && ['likes', 'dislikes', 'prefers', 'hobby'].includes(request.predicate)) item = infinitiveToGerund(item);
+    if (isTastePredicate(request.predicate)) item = cleanTasteObject(item) ?? '';
     if (infinitive && request.predicate === 'learning') item = item.replace(/^to\s+/i, '');
     if (!item || UNRESOLVED_OBJECTS.has(item.toLowerCase())) continue;
     // A list item that starts with a finite verb is a new clause ("kept Spotify"), not an object.
