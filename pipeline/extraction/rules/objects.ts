@@ -21,6 +21,7 @@ import {
   petKind,
 } from './lexicon.js';
 import { readVerb, toGerund } from './inflection.js';
+import { cleanEventObject } from './event-objects.js';
 import { cleanTasteObject, isTastePredicate } from './preference-objects.js';
 import { startsWithBareVerb } from './word-class.js';
 
@@ -66,6 +67,7 @@ const PREDICATE_TAIL: Record<string, RegExp> = {
   uses: /\s+(?:for|at|in|on|with|since|because|but|when|while)\b.*$/i,
   subscribes_to: /\s+(?:subscription|membership|account|plan|premium)\b.*$/i,
   hobby: /\s+(?:with|at|in|on|for)\b.*$/i,
+  graduated_from: /\s+(?:with|in|as|and|where|after)\b.*$/i,
 };
 
 const NOT_PLACES = /^(?:here|there|home|town|the area|the city|the same place|the same city|the same town|the same|this city|this town|this country|the country|it|that|abroad|overseas|bed|work|school|college|church|class|sleep|jail|prison|the future|the past|space|outer space|another planet|future|past|moon)$/i;
@@ -285,6 +287,7 @@ export function extractObjects(raw: string, request: ObjectRequest): string[] {
     }
     if (infinitive && ['likes', 'dislikes', 'prefers', 'hobby'].includes(request.predicate)) item = infinitiveToGerund(item);
     if (isTastePredicate(request.predicate)) item = cleanTasteObject(item) ?? '';
+    if (request.predicate === 'attending' || request.predicate === 'has_appointment') item = cleanEventObject(item);
     if (infinitive && request.predicate === 'learning') item = item.replace(/^to\s+/i, '');
     if (!item || UNRESOLVED_OBJECTS.has(item.toLowerCase())) continue;
     // A list item that starts with a finite verb is a new clause ("kept Spotify"), not an object.
