@@ -9,6 +9,7 @@ import type { FactDraft } from './draft.js';
 import { parseSmallNumber } from './lexicon.js';
 import { dietOf, extractObjects } from './objects.js';
 import { eventFacts } from './events.js';
+import { nominalEventFacts } from './event-mentions.js';
 import { matchSpecialPatterns, relativesNamed } from './special.js';
 import { USER, parseSubject, type SubjectRef } from './subjects.js';
 import { parseVerbPhrase, tokenize, type Token, type VerbPhrase, type VerbTime } from './verb-phrase.js';
@@ -322,7 +323,7 @@ export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis
   text = stripFillers(text);
   if (!text || NON_FACTUAL.test(text) || /\?\s*$/.test(text)) return emptyAnalysis(ctx);
 
-  const attributes = attributeFacts(text);
+  const attributes = attributeFacts(text) ?? nominalEventFacts(text, ctx.referenceTime);
   if (attributes) return { drafts: attributes.map((d) => ({ ...d, confidence: d.confidence * hedge })), lastPerson: ctx.lastPerson };
   const special = matchSpecialPatterns(text, ctx.referenceTime) ?? eventFacts(text, ctx.referenceTime);
   if (special) {
