@@ -2,6 +2,7 @@ import nlp from 'compromise';
 import type { ExtractedFact, ExtractionInput, FactExtractor, SubjectType } from '../../types.js';
 import { normalizeObject, subjectKey } from '../normalize.js';
 import { ageFacts, introducedName } from './ages.js';
+import { impliedFacts } from './implied.js';
 import { analyzeClause, startsWithTaxonomyVerb, startsWithVerbPhrase } from './clause.js';
 import { readVerb } from './inflection.js';
 import { expandContractions } from './contractions.js';
@@ -114,6 +115,7 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
       });
     }
   }
+  facts.push(...impliedFacts(facts));
   return facts;
 }
 

@@ -21,3 +21,11 @@ describe('relations outside the taxonomy', () => {
     expect(facts('my cousin volunteers at the Red Cross').filter((f) => f.family === 'other')).toEqual([]);
   });
 });
+
+describe('facts implied by another fact', () => {
+  it('a named car the user drives is a car the user owns; a bus is not', () => {
+    const shown = (content: string) => facts(content).map((f) => `${f.predicate} ${f.object}`);
+    expect(shown('I drive a Skoda Octavia estate')).toEqual(['drives Skoda Octavia estate', 'owns Skoda Octavia estate']);
+    expect(shown('i drive a bus in nottingham')).toEqual(['drives bus']);
+  });
+});
