@@ -10,6 +10,7 @@ import { parseSmallNumber } from './lexicon.js';
 import { dietOf, extractObjects } from './objects.js';
 import { eventFacts } from './events.js';
 import { nominalEventFacts } from './event-mentions.js';
+import { moneyFlowFacts } from './money-flows.js';
 import { matchSpecialPatterns, relativesNamed } from './special.js';
 import { USER, parseSubject, type SubjectRef } from './subjects.js';
 import { parseVerbPhrase, tokenize, type Token, type VerbPhrase, type VerbTime } from './verb-phrase.js';
@@ -323,7 +324,7 @@ export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis
   text = stripFillers(text);
   if (!text || NON_FACTUAL.test(text) || /\?\s*$/.test(text)) return emptyAnalysis(ctx);
 
-  const attributes = attributeFacts(text) ?? nominalEventFacts(text, ctx.referenceTime);
+  const attributes = attributeFacts(text) ?? nominalEventFacts(text, ctx.referenceTime) ?? moneyFlowFacts(text);
   if (attributes) return { drafts: attributes.map((d) => ({ ...d, confidence: d.confidence * hedge })), lastPerson: ctx.lastPerson };
   const special = matchSpecialPatterns(text, ctx.referenceTime) ?? eventFacts(text, ctx.referenceTime);
   if (special) {
