@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { extractFactsWithRules } from './fact-extractor.js';
 import { cleanTasteObject } from './preference-objects.js';
 
 describe('taste objects are things, not the rest of the sentence', () => {
@@ -23,5 +24,15 @@ describe('taste objects are things, not the rest of the sentence', () => {
     expect(cleanTasteObject('getting up')).toBeUndefined();
     expect(cleanTasteObject('living there')).toBeUndefined();
     expect(cleanTasteObject('hiking')).toBe('hiking');
+  });
+});
+
+describe('tastes named by a person noun', () => {
+  const shown = (content: string) =>
+    extractFactsWithRules({ content, referenceTime: new Date('2024-06-15T12:00:00Z') }).map((f) => `${f.negated ? 'NOT ' : ''}${f.predicate} ${f.object}`);
+  it('reads "a X nerd/lover/person" as a taste, denied as a dislike, but not an adjective', () => {
+    expect(shown("I'm a huge Star Wars nerd")).toEqual(['likes Star Wars']);
+    expect(shown("I'm not really a beach person")).toEqual(['dislikes beach']);
+    expect(shown('I am not a careful person')).toEqual([]);
   });
 });

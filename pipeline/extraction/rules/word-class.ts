@@ -24,3 +24,18 @@ export function startsWithBareVerb(phrase: string): boolean {
   }
   return known;
 }
+
+const adjectiveCache = new Map<string, boolean>();
+
+/** True when `word` is an adjective rather than a noun ("careful", "tidy"; not "tea", "beach"). */
+export function isAdjective(word: string): boolean {
+  const w = word.toLowerCase();
+  let known = adjectiveCache.get(w);
+  if (known === undefined) {
+    const doc = nlp(`a ${w} thing`).match('a [.] thing', 0);
+    known = doc.has('#Adjective') && !doc.has('#Noun');
+    if (adjectiveCache.size > 5000) adjectiveCache.clear();
+    adjectiveCache.set(w, known);
+  }
+  return known;
+}
