@@ -1,5 +1,6 @@
 import type { SubjectType, Tense } from '../../types.js';
 import { ANY_OBJECT, SURFACE_INDEX, isSingleValued, type ObjectClass, type SurfaceAspect, type SurfaceEntry } from '../taxonomy.js';
+import { activityHabit } from './activities.js';
 import { attributeFacts } from './attributes.js';
 import { copulaFacts } from './copula.js';
 import { restoreDroppedSubject } from './dropped-subject.js';
@@ -441,6 +442,11 @@ export function analyzeClause(input: string, ctx: ClauseContext): ClauseAnalysis
     }
   }
   const aboutNamedSubjects = parsed.subjects.every((s) => s.subject === 'user' || (s.subjectType === 'person' && !s.subject.includes("'")));
+  const activity = drafts.length === 0 ? activityHabit(vp, tokens) : undefined;
+  if (activity) {
+    emit(activity, 'state');
+    return done();
+  }
   const unmapped = drafts.length === 0 && aboutNamedSubjects ? unmappedRelation(vp, tokens) : undefined;
   if (unmapped) emit(unmapped, 'state');
   return done();

@@ -29,3 +29,17 @@ describe('facts implied by another fact', () => {
     expect(shown('i drive a bus in nottingham')).toEqual(['drives bus']);
   });
 });
+
+describe('activity verbs without an object', () => {
+  const shown = (content: string) => facts(content).map((f) => `${f.negated ? 'NOT ' : ''}${f.predicate} ${f.object}`);
+  it('are hobbies when WordNet calls the activity a sport, craft or art; denied ones are denied hobbies', () => {
+    expect(shown('I knit. constantly.')).toEqual(['hobby knitting']);
+    expect(shown('I swim every morning')).toEqual(['hobby swimming']);
+    expect(shown("I don't surf")).toEqual(['NOT hobby surfing']);
+  });
+
+  it('are not hobbies with an object or for everyday verbs', () => {
+    expect(shown('I paint houses for a living')).toEqual([]);
+    expect(shown('I cook')).toEqual([]);
+  });
+});
