@@ -1,4 +1,5 @@
 import { classesBySense } from '../noun-classes.js';
+import { isTaxonomyVerb } from './fallback.js';
 import { toGerund } from './inflection.js';
 import type { Token, VerbPhrase } from './verb-phrase.js';
 
@@ -21,7 +22,8 @@ export interface ActivityHabit {
 export function activityHabit(vp: VerbPhrase, tokens: Token[]): ActivityHabit | undefined {
   if (vp.time !== 'present' || vp.hedged || vp.wants || vp.ability) return undefined;
   const lemma = vp.readings[0]?.lemma;
-  if (!lemma || lemma.includes(' ') || lemma === 'be' || lemma === 'have' || lemma === 'do') return undefined;
+  // Taxonomy verbs ("play", "do") have their own predicates; used without an object they say too little.
+  if (!lemma || lemma.includes(' ') || isTaxonomyVerb(lemma)) return undefined;
   const next = tokens[vp.mainIndex + 1];
   if (next && !ADJUNCT_START.test(next.lower)) return undefined;
   const gerund = toGerund(lemma);

@@ -25,6 +25,9 @@ const TAXONOMY_LEMMAS = new Set(
   PREDICATES.flatMap((p) => p.surfaces.flatMap((s) => s.phrase.split(' '))).flatMap((word) => [word, ...readVerb(word).map((r) => r.lemma)]),
 );
 // Not "with": company ("hiking with friends") is seldom a lasting relation.
+/** True when the taxonomy's surfaces use this verb in any form. */
+export const isTaxonomyVerb = (lemma: string) => TAXONOMY_LEMMAS.has(lemma);
+
 const PREPOSITIONS = new Set(['at', 'in', 'for', 'on', 'to', 'from', 'about', 'into']);
 
 function thirdPerson(lemma: string): string {
