@@ -3,7 +3,7 @@ import type { FactDraft } from './draft.js';
 import { findDates, removeMentions } from './dates.js';
 import { cleanEventObject } from './event-objects.js';
 import { readVerb } from './inflection.js';
-import { isAppointmentPhrase, isEventPhrase } from './lexicon.js';
+import { APPOINTMENT_HEADS, EVENT_HEADS, isAppointmentPhrase, isEventPhrase } from './lexicon.js';
 import { USER } from './subjects.js';
 
 /**
@@ -25,11 +25,14 @@ function hasVerb(phrase: string): boolean {
 
 /** Chat abbreviations chrono does not read: "tues", "weds", "thurs". */
 const DAY_ABBREVIATIONS: [RegExp, string][] = [[/tues/gi, 'tuesday'], [/weds/gi, 'wednesday'], [/thurs?/gi, 'thursday'], [/tmrw|tmr/gi, 'tomorrow']];
+const EVENT_WORD = new RegExp(String.raw`\b(?:${[...APPOINTMENT_HEADS, ...EVENT_HEADS].map((h) => h.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})s?\b`, 'i');
 /** "wedding date" is the wedding. */
 const DATE_OF_EVENT = /\s+(?:date|day)$/i;
 
 /** Drafts for a verbless dated event list, or undefined when the clause is not one. */
 export function nominalEventFacts(text: string, referenceTime: Date): FactDraft[] | undefined {
+  // Date parsing is the costly part: only clauses that name an event or appointment get it.
+  if (!EVENT_WORD.test(text)) return undefined;
   const drafts: FactDraft[] = [];
   for (const written of text.split(/\s*[,;]\s*(?:and\s+)?(?:then\s+)?|\s+and\s+(?:then\s+)?/i)) {
     const part = DAY_ABBREVIATIONS.reduce((s, [pattern, day]) => s.replace(pattern, day), written);

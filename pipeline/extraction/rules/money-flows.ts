@@ -20,6 +20,7 @@ function draft(predicate: string, object: string, raw: string): FactDraft {
 
 /** Drafts for a clause about saving towards something or owing on a loan, or undefined. */
 export function moneyFlowFacts(text: string): FactDraft[] | undefined {
+  if (!/\d|\bsav(?:e|es|ed|ing)\b|\bput(?:ting)?\s+(?:away|aside|by)\b/i.test(text)) return undefined;
   if (/^(?:(?:my|our|his|her|their)\s+\w+|[A-Z][a-z]+)\s+(?:is|are|was|has|have)\b/.test(text)) return undefined;
   if (/\b(?:not|never|no longer|paid off|cleared)\b/i.test(text)) return undefined;
   const saving = SAVING.exec(text) ?? (findAmount(text, true) ? SAVED_AMOUNT_FOR.exec(text) : null);
