@@ -19,7 +19,7 @@ describe('normalizeObject', () => {
   it('keeps symbols that carry meaning and digit grouping does not matter', () => {
     expect(normalizeObject('C++')).toBe('c++');
     expect(normalizeObject('C#')).toBe('c#');
-    expect(normalizeObject('$85,000')).toBe('$85000');
+    expect(normalizeObject('$85,000')).toBe('85000 usd');
     expect(objectsEqual('$85,000', '$85000')).toBe(true);
     expect(normalizeObject('3.5 kg')).toBe('3.5 kg');
   });

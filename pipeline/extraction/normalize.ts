@@ -1,3 +1,4 @@
+import { amountKey, parseAmount } from './amount.js';
 import { ANY_OBJECT } from './taxonomy.js';
 
 /**
@@ -14,9 +15,12 @@ const PLACE_DESCRIPTORS = /^(?:(?:city|town|village|state|country|republic|kingd
  * leading articles/possessives, "the city of", punctuation (except the symbols
  * that carry meaning in "c++", "c#", "$85,000"), digit grouping commas and surplus whitespace.
  * "Munich" == "munich" == "the city of Munich" == " Munich. "
+ * Money amounts compare by value, currency and period: "£1,350 a month" == "1350 GBP/month" (amount.ts).
  */
 export function normalizeObject(value: string): string {
   if (value.trim() === ANY_OBJECT) return ANY_OBJECT;
+  const amount = parseAmount(value);
+  if (amount) return amountKey(amount);
   let s = value
     .normalize('NFKC')
     .toLowerCase()

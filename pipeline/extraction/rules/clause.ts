@@ -1,6 +1,10 @@
 import type { SubjectType, Tense } from '../../types.js';
 import { ANY_OBJECT, SURFACE_INDEX, isSingleValued, type ObjectClass, type SurfaceAspect, type SurfaceEntry } from '../taxonomy.js';
+import { activityHabit } from './activities.js';
+import { attributeFacts } from './attributes.js';
 import { copulaFacts } from './copula.js';
+import { restoreDroppedSubject } from './dropped-subject.js';
+import { unmappedRelation } from './fallback.js';
 import { findDates, removeMentions, type DateMention } from './dates.js';
 import type { FactDraft } from './draft.js';
 import { RELATIONS, isLanguage, isMedicationPhrase, parseSmallNumber } from './lexicon.js';
@@ -8,6 +12,8 @@ import { dietOf, extractObjects } from './objects.js';
 import { eventFacts } from './events.js';
 import { residenceIn } from './residence.js';
 import { measureFacts } from './measures.js';
+import { nominalEventFacts } from './event-mentions.js';
+import { moneyFlowFacts } from './money-flows.js';
 import { matchSpecialPatterns, relativesNamed } from './special.js';
 import { USER, parseSubject, type SubjectRef } from './subjects.js';
 import { parseVerbPhrase, tokenize, type Token, type VerbPhrase, type VerbTime } from './verb-phrase.js';
@@ -361,6 +367,8 @@ export function analyzeClause(input: string, context: ClauseContext): ClauseAnal
   text = stripFillers(text);
   if (!text || NON_FACTUAL.test(text) || /\?\s*$/.test(text)) return emptyAnalysis(ctx);
 
+  const attributes = attributeFacts(text) ?? nominalEventFacts(text, ctx.referenceTime) ?? moneyFlowFacts(text);
+  if (attributes) return { drafts: attributes.map((d) => ({ ...d, confidence: d.confidence * hedge })), lastPerson: ctx.lastPerson };
   const special = matchSpecialPatterns(text, ctx.referenceTime) ?? eventFacts(text, ctx.referenceTime) ?? measureFacts(text);
   if (special) {
     return { drafts: special.map((d) => ({ ...d, confidence: d.confidence * hedge })), lastPerson: ctx.lastPerson };
@@ -392,6 +400,10 @@ export function analyzeClause(input: string, context: ClauseContext): ClauseAnal
   if (!parsed && !ctx.inherited) {
     const implicit = implicitSubject(fragmentText, { previous: ctx.previousSubjects, sentenceInitial: ctx.sentenceInitial, startsSurface: startsWithTaxonomySurface });
     if (implicit) parsed = { ...implicit, relations: [] };
+  }
+  if (!parsed && ctx.sentenceInitial && !ctx.inherited) {
+    const restored = restoreDroppedSubject(body, hasSurfaceStartingWith);
+    if (restored) parsed = parseSubject(restored, { lastPerson: ctx.lastPerson, startsWithVerbPhrase, typeOfName: ctx.typeOfName });
   }
   if (!parsed) return emptyAnalysis(ctx);
 
@@ -516,5 +528,13 @@ export function analyzeClause(input: string, context: ClauseContext): ClauseAnal
       emit({ predicate: fact.predicate, objects: [fact.object], raw }, 'state', fact.negated === true);
     }
   }
+  const aboutNamedSubjects = parsed.subjects.every((s) => s.subject === 'user' || (s.subjectType === 'person' && !s.subject.includes("'")));
+  const activity = drafts.length === 0 ? activityHabit(vp, tokens) : undefined;
+  if (activity) {
+    emit(activity, 'state');
+    return done();
+  }
+  const unmapped = drafts.length === 0 && aboutNamedSubjects ? unmappedRelation(vp, tokens) : undefined;
+  if (unmapped) emit(unmapped, 'state');
   return done();
 }

@@ -1,6 +1,7 @@
 import { ANY_OBJECT } from '../taxonomy.js';
 import { CONDITION_ADJECTIVES, NATIONALITIES, NUMBER_WORD, isJobPhrase, parseSmallNumber } from './lexicon.js';
 import { dietOf, extractObjects } from './objects.js';
+import { isAdjective } from './word-class.js';
 
 /**
  * Facts stated with "to be" and a complement that is not a taxonomy surface:
@@ -90,6 +91,9 @@ export function copulaFacts(complement: string, subjectIsUser: boolean): CopulaF
 
   const fan = /^(?:a|an)\s+(?:(?:big|huge|massive|great|lifelong|die-hard|diehard|long-time|longtime|total|real)\s+)?([A-Z][\p{L}'’ -]*?)\s+fan$/u.exec(c);
   if (fan) return [{ predicate: 'likes', object: fan[1] }];
+  // "a huge Star Wars nerd", "a tea person", "not really a beach person" (negated by the clause: dislikes).
+  const tasteNoun = /^(?:a|an)\s+(?:(?:big|huge|massive|great|total|real|proper|complete|massive|bit of a|real|true)\s+)*([\p{L}'’ -]+?)\s+(?:nerd|geek|lover|buff|person|addict|junkie|fanatic|snob)$/iu.exec(c);
+  if (tasteNoun && !/^(?:morning|night|people)$/i.test(tasteNoun[1]) && !isAdjective(tasteNoun[1].split(' ')[0])) return [{ predicate: 'likes', object: tasteNoun[1] }];
   const fanOf = /^(?:a|an)\s+(?:\w+\s+)?fan of\s+(.+)$/i.exec(c);
   if (fanOf) return extractObjects(fanOf[1], { objectClass: 'any', predicate: 'likes', multi: true }).map((object) => ({ predicate: 'likes', object }));
 

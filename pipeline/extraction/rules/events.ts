@@ -1,5 +1,6 @@
 import type { FactDraft } from './draft.js';
 import { findDates, removeMentions } from './dates.js';
+import { cleanEventObject } from './event-objects.js';
 import { APPOINTMENT_HEADS, EVENT_HEADS } from './lexicon.js';
 import { USER } from './subjects.js';
 
@@ -29,11 +30,11 @@ function factFor(np: string): { predicate: string; object: string } | undefined 
   if (trip && TRIP_HEADS.test(phrase.replace(/\s+(?:to|in)\s+.+$/i, ''))) {
     const place = trip[2] ?? trip[1];
     if (!place || !/^[A-Z]/.test(place)) return undefined;
-    return { predicate: 'trip_to', object: place.replace(/'s$/, '') };
+    return { predicate: 'trip_to', object: cleanEventObject(place.replace(/'s$/, '')) };
   }
   const head = phrase.toLowerCase().split(/\s+/).slice(-2);
   const appointment = APPOINTMENT_HEADS.has(head[head.length - 1]) || APPOINTMENT_HEADS.has(head.join(' ')) || /^(?:appt|physio|check-up)$/.test(head[head.length - 1]);
-  return { predicate: appointment ? 'has_appointment' : 'attending', object: phrase };
+  return { predicate: appointment ? 'has_appointment' : 'attending', object: cleanEventObject(phrase) };
 }
 
 /** Event facts for a clause, or undefined when the clause is not about an event. */

@@ -1,6 +1,8 @@
 import nlp from 'compromise';
 import type { ExtractedFact, ExtractionInput, FactExtractor, SubjectType } from '../../types.js';
 import { normalizeObject, subjectKey } from '../normalize.js';
+import { ageFacts, introducedName } from './ages.js';
+import { impliedFacts } from './implied.js';
 import { analyzeClause, startsClauseFragment, startsWithTaxonomyVerb, startsWithVerbPhrase } from './clause.js';
 import { readVerb } from './inflection.js';
 import { expandContractions } from './contractions.js';
@@ -102,6 +104,12 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
       if (isQuestionOrRequest(raw)) continue;
       // "(joking obviously)", "jk": what the sentence says is not meant.
       if (NOT_MEANT.test(raw)) continue;
+      // Ages are read from the whole sentence; they replace the clause parser's reading for the same subject.
+      const ages = ageFacts(raw);
+      const agedSubjects = new Set(ages.map((a) => subjectKey(a.subject.subject)));
+      const introduced = introducedName(raw);
+      const sentenceDrafts = [...ages, ...(introduced ? [{ ...ages[0], predicate: 'name', predicateRaw: 'I am', object: introduced }] : [])];
+      sentenceDrafts.forEach(add);
       const sentence = rewriteReportedChange(toFirstPerson(raw))
         // "The doctor switched me from A to B", "my GP put me on X": the change is the user's.
         .replace(/^(?:the |my )?(?:doctor|doc|gp|consultant|psychiatrist|specialist|nurse|dentist|they|she|he|dr\.? [A-Z][a-z]+)\s+(switched|moved|changed|put|started|upped|increased|reduced|lowered|took)\s+me\s+(?=from|to|on|off)/i, (_m, verb: string) => (/^(?:put|started)$/i.test(verb) ? 'I started ' : /^took$/i.test(verb) ? 'I came ' : `I ${verb} `))
@@ -130,12 +138,17 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
         previous = { verbHead: analysis.verbHead ?? (analysis.drafts.length > 0 ? undefined : previous.verbHead), date: lastStatedDate(analysis.drafts) ?? previous.date };
         if (analysis.subjects) previousSubjects = analysis.subjects;
         lastPerson = analysis.lastPerson;
-        analysis.drafts.forEach(add);
+        for (const draft of analysis.drafts) {
+          // Ages read from the whole sentence replace the clause parser's reading for the same subject.
+          if (draft.predicate === 'age' && agedSubjects.has(subjectKey(draft.subject.subject))) continue;
+          add(draft);
+        }
       });
       profile.forEach(add);
       mentioned.forEach(add);
     }
   }
+  facts.push(...impliedFacts(facts));
   return facts;
 }
 

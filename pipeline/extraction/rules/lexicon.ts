@@ -2,6 +2,8 @@
  * Closed word lists the rule extractor relies on. Keep entries lower-case.
  */
 
+import { isPossessionNoun, wordnetPetKind } from './noun-kinds.js';
+
 const set = (words: string) => new Set(words.split('|').map((w) => w.trim()).filter(Boolean));
 
 /** Relation nouns after "my", mapped to the people predicate and the canonical relation word. */
@@ -56,7 +58,7 @@ export function petKind(phrase: string): string | undefined {
     const singular = [...words.slice(-take, -1), singularLast].join(' ');
     if (PETS.has(singular)) return singular;
   }
-  return undefined;
+  return wordnetPetKind(phrase);
 }
 
 export const OWNABLES = set(
@@ -244,6 +246,7 @@ export function isEventPhrase(phrase: string): boolean {
 export function isOwnablePhrase(phrase: string): boolean {
   const head = phrase.split(/\s+(?:with|at|for|about|in|on|from|near)\s+/)[0].trim();
   if (headIn(head, OWNABLES)) return true;
+  if (isPossessionNoun(head)) return true;
   // A brand or model name: "a Tesla", "a MacBook Pro", "a PlayStation 5" - but not a person ("Emma").
   if (!/^(?:new |used |old |second-hand |brand new )?[A-Z][\w-]*(?: [A-Z0-9][\w-]*)*$/.test(head) || /^(I|Mr|Mrs|Ms|Dr)$/.test(head)) return false;
   return !isPersonName(head);

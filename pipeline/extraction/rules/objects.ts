@@ -1,3 +1,4 @@
+import { findAmount } from '../amount.js';
 import type { ObjectClass } from '../taxonomy.js';
 import {
   AND_COMPOUNDS,
@@ -20,6 +21,9 @@ import {
   petKind,
 } from './lexicon.js';
 import { readVerb, toGerund } from './inflection.js';
+import { cleanEventObject } from './event-objects.js';
+import { cleanTasteObject, isTastePredicate } from './preference-objects.js';
+import { startsWithBareVerb } from './word-class.js';
 
 /**
  * Turns the words after a matched verb into clean object values: cut at the
@@ -28,7 +32,7 @@ import { readVerb, toGerund } from './inflection.js';
  */
 
 const CLAUSE_BOUNDARY =
-  /\s+(?:because|cause|cuz|since|but|although|though|while|whereas|when|whenever|where|which|who|whom|whose|that|so that|so|if|unless|until|as long as|even though|except|and then|and i|and we|and my|and it|and that|or so|right now|at the moment|at present|these days|nowadays|for now|anymore|any more|again|as well|either|lol|haha|tbh|btw|already|yet|too|also|now|though|instead|anyway|honestly|actually|i think|i guess|i believe|or something|or whatever|and stuff|and all)\b.*$/i;
+  /\s+(?:because|cause|cuz|since|but|although|though|while|whereas|when|whenever|where|which|who|whom|whose|that|so that|so|if|unless|until|as long as|even though|except|and then|and i|and we|and my|and it|and that|or so|right now|at the moment|at the minute|at present|these days|nowadays|for now|anymore|any more|again|as well|either|lol|haha|tbh|btw|already|yet|too|also|now|though|instead|anyway|honestly|actually|i think|i guess|i believe|or something|or whatever|and stuff|and all)\b.*$/i;
 const PUNCTUATION_BOUNDARY = /\s*(?:[;:([{]|\s[-–—]\s|\.\.\.|…|[!?]|(?<!\b(?:St|Dr|Mt|Mr|Mrs|Ms|Jr|Sr|Inc|Ltd|Co|Corp|No|vs|Ave|Rd|Prof))\.(?=\s|$)).*$/;
 const HABITUAL_TAIL =
   /\s+(?:(?:every|each)\s+(?:single\s+)?(?:day|morning|evening|night|week|weekend|month|year|summer|winter|time|sunday|monday|tuesday|wednesday|thursday|friday|saturday)|on\s+(?:the\s+)?weekends?|on\s+(?:sundays|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays)|in\s+(?:my|our)\s+(?:free|spare)\s+time|a\s+lot|so\s+much|very\s+much|a\s+bunch|a\s+ton|like\s+crazy|daily|regularly|sometimes|often|occasionally|at\s+night|in\s+the\s+(?:morning|evening|afternoon)s?|at\s+home|at\s+work|for\s+work|for\s+fun|for\s+a\s+living|every\s+now\s+and\s+then|from\s+time\s+to\s+time|(?:\w+\s+)?times?\s+a\s+(?:week|day|month|year)|twice\s+a\s+\w+|once\s+a\s+\w+|twice|once|(?:a\s+few|many|several|a\s+couple\s+of|\d+|two|three|four|five)\s+times|some\s*day|one\s+day|soon|eventually|in\s+the\s+future|most\s+(?:days|weekends|evenings|mornings|nights)|with\s+(?:my|our|his|her|their|friends|family|colleagues|the\s+kids|some\s+friends)\b|more\s+than\s+(?:anything|ever)|the\s+most|most\s+of\s+all|best|a\s+little$|a\s+bit$|completely|entirely|totally|altogether|for\s+good|permanently|fully|these\s+days|full[- ]time|part[- ]time|remotely|from\s+home)\b.*$/i;
@@ -63,6 +67,7 @@ const PREDICATE_TAIL: Record<string, RegExp> = {
   uses: /\s+(?:for|at|in|on|with|since|because|but|when|while)\b.*$/i,
   subscribes_to: /\s+(?:subscription|membership|account|plan|premium)\b.*$/i,
   hobby: /\s+(?:with|at|in|on|for)\b.*$/i,
+  graduated_from: /\s+(?:with|in|as|and|where|after)\b.*$/i,
 };
 
 const NOT_PLACES = /^(?:here|there|home|town|the area|the city|the same place|the same city|the same town|the same|this city|this town|this country|the country|it|that|abroad|overseas|bed|work|school|college|church|class|sleep|jail|prison|the future|the past|space|outer space|another planet|future|past|moon)$/i;
@@ -156,6 +161,8 @@ function isPlace(item: string, predicate: string): boolean {
   if (/^(?:another|a|an|the|a new|a different|new)\s+(?:\w+\s+)?(?:team|department|dept|role|job|position|project|company|office|floor|desk|group|unit|shift|school|class|gym)$/i.test(item)) return false;
   if (predicate === 'visited' || predicate === 'trip_to') {
     if (THE_PLACES.test(lower)) return true;
+    // "going to vomit", "going to sit here": "going to" + a verb is a plan, not a trip.
+    if (/^[a-z]/.test(item) && startsWithBareVerb(lower)) return false;
     if (/^(?:the|a|an|some)\s/i.test(item) && !/^The\s+[A-Z]/.test(item)) return false;
     if (isEventPhrase(item) || isAppointmentPhrase(item)) return false;
     // Trips and visits are to named places: "Japan", "new york"; not "38 states", "a Spanish conversation group".
@@ -251,6 +258,9 @@ function shapeItem(item: string, request: ObjectRequest): string | undefined {
  */
 export function extractObjects(raw: string, request: ObjectRequest): string[] {
   const oneOf = (pattern?: RegExp) => (pattern ? (s: string) => cut(s, pattern) : (s: string) => s);
+  // An amount keeps its period and qualifiers as written ("£1,350 a month", "$4,300/mo", "4k net a month").
+  const amount = request.objectClass === 'money' ? findAmount(raw) : undefined;
+  if (amount) return [amount];
   let text = raw.trim();
   text = cut(text, PUNCTUATION_BOUNDARY);
   text = cut(text, CLAUSE_BOUNDARY);
@@ -280,6 +290,8 @@ export function extractObjects(raw: string, request: ObjectRequest): string[] {
       item = cut(item, /\s+(?:named|called)\s+.*$/i);
     }
     if (infinitive && ['likes', 'dislikes', 'prefers', 'hobby'].includes(request.predicate)) item = infinitiveToGerund(item);
+    if (isTastePredicate(request.predicate)) item = cleanTasteObject(item) ?? '';
+    if (request.predicate === 'attending' || request.predicate === 'has_appointment') item = cleanEventObject(item);
     if (infinitive && request.predicate === 'learning') item = item.replace(/^to\s+/i, '');
     if (!item || UNRESOLVED_OBJECTS.has(item.toLowerCase())) continue;
     // A list item that starts with a finite verb is a new clause ("kept Spotify"), not an object.

@@ -27,7 +27,7 @@ const FAVORITE_CATEGORIES: [RegExp, string][] = [
   [/^(?:sport)s?$/, 'favorite_sport'],
 ];
 
-function favoritePredicate(category: string): string {
+export function favoritePredicate(category: string): string {
   const c = category.toLowerCase().trim();
   for (const [pattern, predicate] of FAVORITE_CATEGORIES) if (pattern.test(c)) return predicate;
   return `favorite_${c.replace(/s$/, '').replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '')}`;
