@@ -33,10 +33,11 @@ export class QuantisedRows {
   /** Relative bound on the float kernel's rounding error (see widths). */
   private readonly gamma: number;
   private capacity = 0;
-  private scale = new Float64Array(0);
-  private error = new Float64Array(0);
-  private codeNorm = new Float64Array(0);
-  private norm = new Float64Array(0);
+  /**
+   * Per row, three numbers: the scale s; e + γ·‖v‖, which multiplies ‖q‖ in the bound;
+   * and ‖v̂‖, which multiplies e_q (see shortlist).
+   */
+  private stats = new Float64Array(0);
   private upper = new Float64Array(0);
   /** Rows holding NaN, ±Infinity or huge components: no bound holds for them, so the caller scans in float. */
   private unbounded = new Uint8Array(0);
@@ -76,10 +77,7 @@ export class QuantisedRows {
       next.set(old);
       return next;
     };
-    this.scale = grow(this.scale, (n) => new Float64Array(n));
-    this.error = grow(this.error, (n) => new Float64Array(n));
-    this.codeNorm = grow(this.codeNorm, (n) => new Float64Array(n));
-    this.norm = grow(this.norm, (n) => new Float64Array(n));
+    this.stats = grow(this.stats, () => new Float64Array(capacity * 3));
     this.unbounded = grow(this.unbounded, (n) => new Uint8Array(n));
     this.upper = new Float64Array(capacity);
     this.capacity = capacity;
@@ -115,10 +113,7 @@ export class QuantisedRows {
         norm += x * x;
       }
     }
-    this.scale[slot] = s;
-    this.error[slot] = Math.sqrt(error);
-    this.codeNorm[slot] = Math.sqrt(codeNorm);
-    this.norm[slot] = Math.sqrt(norm);
+    this.stats.set([s, Math.sqrt(error) + this.gamma * Math.sqrt(norm), Math.sqrt(codeNorm)], slot * 3);
     this.setBounded(slot, ok);
   }
 
@@ -130,10 +125,7 @@ export class QuantisedRows {
   /** Moves row `from` into `to` (deletion fills the hole with the last row) and frees `from`. */
   move(from: number, to: number): void {
     this.codes(to).set(this.codes(from));
-    this.scale[to] = this.scale[from];
-    this.error[to] = this.error[from];
-    this.codeNorm[to] = this.codeNorm[from];
-    this.norm[to] = this.norm[from];
+    this.stats.copyWithin(to * 3, from * 3, from * 3 + 3);
     this.setBounded(to, this.unbounded[from] === 0);
     this.free(from);
   }
@@ -174,17 +166,21 @@ export class QuantisedRows {
     if (!q) return null;
     this.kernel.dotsI8(0, this.codesAt, count, this.stride, this.outAt);
     const dots = new Int32Array(this.kernel.memory.buffer, this.outAt, count);
+    const { stats, upper } = this;
     const best = new KthLargest(k);
-    for (let i = 0; i < count; i++) {
-      const approx = q.scale * this.scale[i] * dots[i];
-      // Quantisation error (both sides) plus float32 rounding, with slack for float64.
-      const width = (q.norm * this.error[i] + q.error * this.codeNorm[i] + this.gamma * q.norm * this.norm[i]) * (1 + 1e-9) + 1e-37;
-      this.upper[i] = approx + width;
+    // Slack for the float64 arithmetic of the bounds themselves.
+    const normQ = q.norm * (1 + 1e-9);
+    const errorQ = q.error * (1 + 1e-9);
+    for (let i = 0, at = 0; i < count; i++, at += 3) {
+      const approx = q.scale * stats[at] * dots[i];
+      // ‖q‖·(e + γ‖v‖) + e_q·‖v̂‖: quantisation error on both sides plus float32 rounding.
+      const width = normQ * stats[at + 1] + errorQ * stats[at + 2] + 1e-37;
+      upper[i] = approx + width;
       best.offer(approx - width);
     }
     const threshold = best.value;
     let n = 0;
-    for (let i = 0; i < count; i++) if (this.upper[i] >= threshold) into[n++] = i;
+    for (let i = 0; i < count; i++) if (upper[i] >= threshold) into[n++] = i;
     return n;
   }
 }

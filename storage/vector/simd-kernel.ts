@@ -44,7 +44,7 @@ const KERNEL_WAT = `
   ;; query as int16 (two bytes per component), codes the rows as int8. stride is a
   ;; multiple of 32 bytes; the caller keeps |q16| small enough that no i32 sum overflows.
   (func (export "dotsI8") (param $q i32) (param $base i32) (param $count i32) (param $stride i32) (param $out i32)
-    (local $i i32) (local $v i32) (local $j i32) (local $a v128) (local $b v128) (local $c v128) (local $d v128) (local $x v128) (local $y v128)
+    (local $i i32) (local $v i32) (local $j i32) (local $p i32) (local $r i32) (local $a v128) (local $b v128) (local $c v128) (local $d v128)
     (local.set $v (local.get $base))
     (block $done
       (loop $rows
@@ -57,16 +57,17 @@ const KERNEL_WAT = `
         (block $row
           (loop $cols
             (br_if $row (i32.ge_u (local.get $j) (local.get $stride)))
-            (local.set $x (v128.load (i32.add (local.get $v) (local.get $j))))
-            (local.set $y (v128.load offset=16 (i32.add (local.get $v) (local.get $j))))
-            (local.set $a (i32x4.add (local.get $a) (i32x4.dot_i16x8_s
-              (i16x8.extend_low_i8x16_s (local.get $x)) (v128.load (i32.add (local.get $q) (i32.shl (local.get $j) (i32.const 1)))))))
-            (local.set $b (i32x4.add (local.get $b) (i32x4.dot_i16x8_s
-              (i16x8.extend_high_i8x16_s (local.get $x)) (v128.load offset=16 (i32.add (local.get $q) (i32.shl (local.get $j) (i32.const 1)))))))
-            (local.set $c (i32x4.add (local.get $c) (i32x4.dot_i16x8_s
-              (i16x8.extend_low_i8x16_s (local.get $y)) (v128.load offset=32 (i32.add (local.get $q) (i32.shl (local.get $j) (i32.const 1)))))))
-            (local.set $d (i32x4.add (local.get $d) (i32x4.dot_i16x8_s
-              (i16x8.extend_high_i8x16_s (local.get $y)) (v128.load offset=48 (i32.add (local.get $q) (i32.shl (local.get $j) (i32.const 1)))))))
+            ;; load8x8_s reads eight int8 codes sign-extended to int16 lanes
+            (local.set $p (i32.add (local.get $v) (local.get $j)))
+            (local.set $r (i32.add (local.get $q) (i32.shl (local.get $j) (i32.const 1))))
+            (local.set $a (i32x4.add (local.get $a)
+              (i32x4.dot_i16x8_s (v128.load8x8_s (local.get $p)) (v128.load (local.get $r)))))
+            (local.set $b (i32x4.add (local.get $b)
+              (i32x4.dot_i16x8_s (v128.load8x8_s offset=8 (local.get $p)) (v128.load offset=16 (local.get $r)))))
+            (local.set $c (i32x4.add (local.get $c)
+              (i32x4.dot_i16x8_s (v128.load8x8_s offset=16 (local.get $p)) (v128.load offset=32 (local.get $r)))))
+            (local.set $d (i32x4.add (local.get $d)
+              (i32x4.dot_i16x8_s (v128.load8x8_s offset=24 (local.get $p)) (v128.load offset=48 (local.get $r)))))
             (local.set $j (i32.add (local.get $j) (i32.const 32)))
             (br $cols)))
         (local.set $a (i32x4.add (i32x4.add (local.get $a) (local.get $b)) (i32x4.add (local.get $c) (local.get $d))))
