@@ -168,6 +168,7 @@ export class QuantisedRows {
     const dots = new Int32Array(this.kernel.memory.buffer, this.outAt, count);
     const { stats, upper } = this;
     const best = new KthLargest(k);
+    let threshold = best.value;
     // Slack for the float64 arithmetic of the bounds themselves.
     const normQ = q.norm * (1 + 1e-9);
     const errorQ = q.error * (1 + 1e-9);
@@ -176,9 +177,12 @@ export class QuantisedRows {
       // ‖q‖·(e + γ‖v‖) + e_q·‖v̂‖: quantisation error on both sides plus float32 rounding.
       const width = normQ * stats[at + 1] + errorQ * stats[at + 2] + 1e-37;
       upper[i] = approx + width;
-      best.offer(approx - width);
+      // Most rows fall below the k-th best lower bound so far: skip the heap for them.
+      if (approx - width > threshold) {
+        best.offer(approx - width);
+        threshold = best.value;
+      }
     }
-    const threshold = best.value;
     let n = 0;
     for (let i = 0; i < count; i++) if (upper[i] >= threshold) into[n++] = i;
     return n;
