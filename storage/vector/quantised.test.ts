@@ -52,6 +52,28 @@ describe('quantised scan', () => {
     );
   });
 
+  it('is exact on near-duplicates, where the ranking rests on differences below the int8 step', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 24 }).chain((dims) =>
+          fc.record({
+            base: fc.array(fc.float({ min: -1, max: 1, noNaN: true }), { minLength: dims, maxLength: dims }),
+            nudges: fc.array(fc.array(fc.integer({ min: -40, max: 40 }), { minLength: dims, maxLength: dims }), { minLength: 2, maxLength: 80 }),
+            query: fc.array(fc.float({ min: -1, max: 1, noNaN: true }), { minLength: dims, maxLength: dims }),
+            k: fc.integer({ min: 1, max: 10 }),
+          }),
+        ),
+        ({ base, nudges, query, k }) => {
+          const p = new VectorPartition(makeKernel, base.length);
+          nudges.forEach((nudge, i) => p.put(meta(`m${i}`), Float32Array.from(base, (x, j) => x + nudge[j] * 1e-4)));
+          const q = Float32Array.from(query);
+          expect(p.search(q, { workspaceId: 'ws' }, k)).toEqual(floatScan(p, q, k));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('is exact on normalised 641-dimensional clusters of near-duplicates', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 2 ** 31 }), fc.integer({ min: 1, max: 60 }), (seed, k) => {

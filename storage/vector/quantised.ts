@@ -3,6 +3,8 @@ import type { DotKernel } from './simd-kernel.js';
 const PAGE = 65_536;
 const align = (n: number, to: number) => Math.ceil(n / to) * to;
 const I8_MAX = 127;
+/** Numbers per row in `stats`. */
+const STATS = 5;
 /** Larger components could overflow float32 sums, where the rounding bound no longer holds. */
 const LIMIT = 1e15;
 const bounded = (x: number) => Math.abs(x) <= LIMIT; // false for NaN and ±Infinity
@@ -12,12 +14,15 @@ const bounded = (x: number) => Math.abs(x) <= LIMIT; // false for NaN and ±Infi
  * first to shortlist the rows that can reach the top k; only the shortlist is then
  * scored with the float kernel.
  *
- * Why the result stays exact. Row v is kept as int8 codes c with a scale s, so
- * v̂ = s·c, together with its error norm e = ‖v − v̂‖. The query becomes int16 codes
- * with scale t, q̂ = t·d, error e_q = ‖q − q̂‖. Then
- *     q·v − q̂·v̂ = q·(v − v̂) + (q − q̂)·v̂,   so (Cauchy–Schwarz)   |q·v − q̂·v̂| ≤ ‖q‖·e + e_q·‖v̂‖.
+ * Why the result stays exact. Row v keeps its largest component x_m exactly; the
+ * rest is int8 codes c with a scale s, so v̂ = s·c (c_m = 0), with the error norm
+ * e = ‖v − x_m·u_m − v̂‖ (u_m the m-th unit vector). The query becomes int16 codes with
+ * scale t, q̂ = t·d, error e_q = ‖q − q̂‖. The estimate q̂·v̂ + q_m·x_m then satisfies
+ *     q·v − (q̂·v̂ + q_m·x_m) = q·(v − x_m·u_m − v̂) + (q − q̂)·v̂,
+ * so (Cauchy–Schwarz) it is off by at most ‖q‖·e + e_q·‖v̂‖.
  * The float kernel's score differs from the real q·v by at most γ·‖q‖·‖v‖ (float32
- * rounding over its sums), so every row's float score lies in [q̂·v̂ − w, q̂·v̂ + w].
+ * rounding over its sums), so every row's float score lies within
+ *     w = ‖q‖·e + e_q·‖v̂‖ + γ·‖q‖·‖v‖ of the estimate.
  * Let T be the k-th largest lower bound: k rows score at least T. A row whose upper
  * bound is below T scores strictly less than each of them, so it cannot be in the
  * top k, not even on a tie. Rescoring every row with upper bound ≥ T with the same
@@ -34,8 +39,8 @@ export class QuantisedRows {
   private readonly gamma: number;
   private capacity = 0;
   /**
-   * Per row, three numbers: the scale s; e + γ·‖v‖, which multiplies ‖q‖ in the bound;
-   * and ‖v̂‖, which multiplies e_q (see shortlist).
+   * Per row: the scale s; e + γ·‖v‖, which multiplies ‖q‖ in the bound; ‖v̂‖ without the
+   * exact component, which multiplies e_q (see shortlist); that component's index and value.
    */
   private stats = new Float64Array(0);
   private upper = new Float64Array(0);
@@ -77,7 +82,7 @@ export class QuantisedRows {
       next.set(old);
       return next;
     };
-    this.stats = grow(this.stats, () => new Float64Array(capacity * 3));
+    this.stats = grow(this.stats, () => new Float64Array(capacity * STATS));
     this.unbounded = grow(this.unbounded, (n) => new Uint8Array(n));
     this.upper = new Float64Array(capacity);
     this.capacity = capacity;
@@ -87,33 +92,43 @@ export class QuantisedRows {
     return new Int8Array(this.kernel.memory.buffer, this.codesAt + slot * this.stride, this.stride);
   }
 
-  /** Quantises `vector` (the row exactly as the float kernel holds it) into `slot`. */
+  /**
+   * Quantises `vector` (the row exactly as the float kernel holds it) into `slot`. Its
+   * largest component is kept exactly beside the codes (its code is 0): with the
+   * default embedder one dimension dominates every row, and leaving it out of the int8
+   * step makes that step, and so the error bound, several times smaller.
+   */
   write(slot: number, vector: Float32Array): void {
     const codes = this.codes(slot);
     codes.fill(0);
-    let maxAbs = 0;
     let ok = true;
+    let top = 0;
     for (let i = 0; i < this.dimensions; i++) {
-      const x = vector[i];
-      if (!bounded(x)) ok = false;
-      else maxAbs = Math.max(maxAbs, Math.abs(x));
+      if (!bounded(vector[i])) ok = false;
+      else if (Math.abs(vector[i]) > Math.abs(vector[top])) top = i;
     }
-    const s = maxAbs / I8_MAX;
+    let rest = 0;
+    for (let i = 0; i < this.dimensions && ok; i++) if (i !== top) rest = Math.max(rest, Math.abs(vector[i]));
+    const s = rest / I8_MAX;
     let error = 0;
     let codeNorm = 0;
     let norm = 0;
-    if (ok && s > 0) {
-      for (let i = 0; i < this.dimensions; i++) {
-        const x = vector[i];
-        const c = Math.max(-I8_MAX, Math.min(I8_MAX, Math.round(x / s)));
-        codes[i] = c;
-        const approx = s * c;
-        error += (x - approx) ** 2;
-        codeNorm += approx * approx;
-        norm += x * x;
-      }
+    for (let i = 0; i < this.dimensions && ok; i++) {
+      const x = vector[i];
+      norm += x * x;
+      if (i === top || s === 0) continue;
+      const c = Math.max(-I8_MAX, Math.min(I8_MAX, Math.round(x / s)));
+      codes[i] = c;
+      const approx = s * c;
+      error += (x - approx) ** 2;
+      codeNorm += approx * approx;
     }
-    this.stats.set([s, Math.sqrt(error) + this.gamma * Math.sqrt(norm), Math.sqrt(codeNorm)], slot * 3);
+    const at = slot * STATS;
+    this.stats[at] = s;
+    this.stats[at + 1] = Math.sqrt(error) + this.gamma * Math.sqrt(norm);
+    this.stats[at + 2] = Math.sqrt(codeNorm);
+    this.stats[at + 3] = top;
+    this.stats[at + 4] = ok ? vector[top] : 0;
     this.setBounded(slot, ok);
   }
 
@@ -125,7 +140,7 @@ export class QuantisedRows {
   /** Moves row `from` into `to` (deletion fills the hole with the last row) and frees `from`. */
   move(from: number, to: number): void {
     this.codes(to).set(this.codes(from));
-    this.stats.copyWithin(to * 3, from * 3, from * 3 + 3);
+    this.stats.copyWithin(to * STATS, from * STATS, (from + 1) * STATS);
     this.setBounded(to, this.unbounded[from] === 0);
     this.free(from);
   }
@@ -172,8 +187,9 @@ export class QuantisedRows {
     // Slack for the float64 arithmetic of the bounds themselves.
     const normQ = q.norm * (1 + 1e-9);
     const errorQ = q.error * (1 + 1e-9);
-    for (let i = 0, at = 0; i < count; i++, at += 3) {
-      const approx = q.scale * stats[at] * dots[i];
+    for (let i = 0, at = 0; i < count; i++, at += STATS) {
+      // The exact component's product is exact in float64 (two float32 factors).
+      const approx = q.scale * stats[at] * dots[i] + query[stats[at + 3]] * stats[at + 4];
       // ‖q‖·(e + γ‖v‖) + e_q·‖v̂‖: quantisation error on both sides plus float32 rounding.
       const width = normQ * stats[at + 1] + errorQ * stats[at + 2] + 1e-37;
       upper[i] = approx + width;
