@@ -35,7 +35,7 @@ export class QuantisedRows {
   private readonly codesAt: number;
   /** Largest query code: keeps 127 × qMax × stride within an i32. */
   private readonly qMax: number;
-  /** Relative bound on the float kernel's rounding error (see widths). */
+  /** Relative bound on the float kernel's rounding error (see the constructor). */
   private readonly gamma: number;
   private capacity = 0;
   /**
