@@ -1,4 +1,5 @@
 import type { DotKernel } from './simd-kernel.js';
+import { QuantisedRows } from './quantised.js';
 import { compareHits, type VectorFilter, type VectorHit } from './types.js';
 
 export interface RowMeta {
@@ -15,10 +16,13 @@ const align = (n: number, to: number) => Math.ceil(n / to) * to;
 /**
  * One workspace's vectors in a WebAssembly linear memory, scanned exactly with
  * the SIMD kernel. Layout: [query | vectors (capacity × stride) | scores | slot list].
- * Slots are dense: deleting moves the last vector into the hole.
+ * Slots are dense: deleting moves the last vector into the hole. Workspace-wide
+ * searches first scan an int8 copy (QuantisedRows) and rescore its shortlist here,
+ * which returns the same hits and scores as scanning every float row.
  */
 export class VectorPartition {
   private readonly kernel: DotKernel;
+  private readonly quantised: QuantisedRows;
   private readonly stride: number;
   private readonly vectorsAt: number;
   private capacity = 0;
@@ -35,6 +39,7 @@ export class VectorPartition {
     // Zero-padded to whole groups of eight floats, as the kernel reads them.
     this.stride = align(dimensions, 8) * 4;
     this.vectorsAt = align(this.stride, 64);
+    this.quantised = new QuantisedRows(makeKernel, dimensions, this.stride);
     this.reserve(256);
   }
 
@@ -56,6 +61,7 @@ export class VectorPartition {
     const needed = this.vectorsAt + next * (this.stride + 8);
     const have = this.kernel.memory.buffer.byteLength;
     if (needed > have) this.kernel.memory.grow(Math.ceil((needed - have) / PAGE));
+    this.quantised.reserve(next);
     this.capacity = next;
   }
 
@@ -67,6 +73,7 @@ export class VectorPartition {
     const target = this.floats(this.vectorsAt + slot * this.stride, this.stride / 4);
     target.fill(0);
     target.set(vector.length > this.dimensions ? vector.subarray(0, this.dimensions) : vector);
+    this.quantised.write(slot, target);
   }
 
   private index(meta: RowMeta): void {
@@ -111,6 +118,9 @@ export class VectorPartition {
       const bytes = new Uint8Array(this.kernel.memory.buffer);
       const from = this.vectorsAt + last * this.stride;
       bytes.copyWithin(this.vectorsAt + slot * this.stride, from, from + this.stride);
+      this.quantised.move(last, slot);
+    } else {
+      this.quantised.free(last);
     }
     this.rows.length = this.count;
   }
@@ -129,23 +139,36 @@ export class VectorPartition {
     q.fill(0);
     q.set(query.length > this.dimensions ? query.subarray(0, this.dimensions) : query);
 
-    let slots: Int32Array | null = null;
-    let n = this.count;
-    if (!unfiltered) {
-      const list = new Int32Array(this.kernel.memory.buffer, this.slotsAt, this.capacity);
-      n = 0;
-      const consider = (slot: number) => {
-        if (this.matches(this.rows[slot], filter)) list[n++] = slot;
-      };
-      if (filter.userId !== undefined) for (const id of this.byUser.get(filter.userId) ?? []) consider(this.slotOf.get(id)!);
-      else for (let slot = 0; slot < this.count; slot++) consider(slot);
-      if (n === 0) return [];
-      slots = list;
-      this.kernel.dotsAt(0, this.vectorsAt, this.slotsAt, n, this.stride, this.scoresAt);
-    } else {
-      this.kernel.dots(0, this.vectorsAt, n, this.stride, this.scoresAt);
+    const slots = this.slotList();
+    if (unfiltered) {
+      const n = this.count > k ? this.quantised.shortlist(q, this.count, k, slots) : null;
+      if (n === null) {
+        this.kernel.dots(0, this.vectorsAt, this.count, this.stride, this.scoresAt);
+        return this.best(this.count, null, k);
+      }
+      return this.scoreSlots(n, k);
     }
+    let n = 0;
+    const consider = (slot: number) => {
+      if (this.matches(this.rows[slot], filter)) slots[n++] = slot;
+    };
+    if (filter.userId !== undefined) for (const id of this.byUser.get(filter.userId) ?? []) consider(this.slotOf.get(id)!);
+    else for (let slot = 0; slot < this.count; slot++) consider(slot);
+    return n === 0 ? [] : this.scoreSlots(n, k);
+  }
 
+  private slotList(): Int32Array {
+    return new Int32Array(this.kernel.memory.buffer, this.slotsAt, this.capacity);
+  }
+
+  /** Float scores for the first n slots of the slot list, and the best k of them. */
+  private scoreSlots(n: number, k: number): VectorHit[] {
+    this.kernel.dotsAt(0, this.vectorsAt, this.slotsAt, n, this.stride, this.scoresAt);
+    return this.best(n, this.slotList(), k);
+  }
+
+  /** The best k of n computed scores (of slots[i], or of row i without a slot list). */
+  private best(n: number, slots: Int32Array | null, k: number): VectorHit[] {
     const scores = this.floats(this.scoresAt, n);
     // Keep the best k in a small sorted array; the threshold skips almost every row.
     const top: VectorHit[] = [];
