@@ -8,6 +8,7 @@ import { readVerb } from './inflection.js';
 import { expandContractions } from './contractions.js';
 import { toExtractedFact, type FactDraft } from './draft.js';
 import { mentionedRelatives } from './relatives.js';
+import { cleanObject } from './object-sanity.js';
 import { rewriteReportedChange } from './reported-changes.js';
 import { profileLineFacts } from './profile-lines.js';
 import { correctTypos } from './typos.js';
@@ -92,6 +93,9 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
     const fact = toExtractedFact(draft);
     // "my dad Brian's 70th": the name without its possessive.
     if (fact.family === 'people') fact.object = fact.object.replace(/['’]s$/, '');
+    const cleaned = cleanObject(fact.predicate, fact.object);
+    if (cleaned === undefined) return;
+    fact.object = cleaned;
     const key = `${subjectKey(fact.subject)}|${fact.predicate}|${normalizeObject(fact.object)}|${fact.negated}`;
     if (seen.has(key)) return;
     seen.add(key);

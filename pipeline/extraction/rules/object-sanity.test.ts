@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { extractFactsWithRules } from './fact-extractor.js';
+import { cleanObject } from './object-sanity.js';
+
+const described = (content: string) =>
+  extractFactsWithRules({ content, referenceTime: new Date('2024-06-01T00:00:00Z') }).map((f) => `${f.subject} ${f.negated ? 'NOT ' : ''}${f.predicate} ${f.object}`);
+
+describe('object sanity', () => {
+  it('drops modals, auxiliaries, adverbs and time units that are left as objects', () => {
+    expect(cleanObject('married_to', 'might')).toBeUndefined();
+    expect(cleanObject('has_brother', 'will')).toBeUndefined();
+    expect(cleanObject('studies', 'hard')).toBeUndefined();
+    expect(cleanObject('eats', 'way')).toBeUndefined();
+    expect(cleanObject('plays', 'day')).toBeUndefined();
+    expect(cleanObject('divorced_from', 'finalized')).toBeUndefined();
+    expect(cleanObject('member_of', 'falling')).toBeUndefined();
+  });
+
+  it('keeps real one-word objects, gerund hobbies and literal values', () => {
+    expect(cleanObject('studies', 'nursing')).toBe('nursing');
+    expect(cleanObject('saving_for', 'wedding')).toBe('wedding');
+    expect(cleanObject('hobby', 'running')).toBe('running');
+    expect(cleanObject('age', '14')).toBe('14');
+    expect(cleanObject('owns', 'MacBook')).toBe('MacBook');
+  });
+
+  it('rejects coordinated or negated remnants and clauses read as noun phrases', () => {
+    expect(cleanObject('likes', 'and self-respect')).toBeUndefined();
+    expect(cleanObject('prefers', 'not say')).toBeUndefined();
+    expect(cleanObject('member_of', "handicap's 9")).toBeUndefined();
+  });
+
+  it('rejects wishes and tastes whose object points elsewhere with a pronoun', () => {
+    expect(cleanObject('wants_to', 'give it back to the community')).toBeUndefined();
+    expect(cleanObject('wants_to', 'help make their day')).toBeUndefined();
+    expect(cleanObject('wants_to', 'learn Portuguese')).toBe('learn Portuguese');
+  });
+
+  it('trims leading adverbs, amount leftovers and cut-off or clausal tails', () => {
+    expect(cleanObject('uses', 'usually the red inhaler')).toBe('red inhaler');
+    expect(cleanObject('has_loan', 'grand car loan')).toBe('car loan');
+    expect(cleanObject('eats', 'porridge for a')).toBe('porridge');
+    expect(cleanObject('wants_to', 'learn to sail at some point')).toBe('learn to sail');
+    expect(cleanObject('owns', "Dell XPS and it's falling apart")).toBe('Dell XPS');
+  });
+
+  it('applies to whole sentences', () => {
+    expect(described('maybe, my wife might get a job in Leeds. nothing decided').join(';')).not.toMatch(/married_to might/);
+    expect(described('my phone is a Pixel 6 and its battery is shot')).not.toContain('user owns Pixel 6 and its battery is shot');
+  });
+});

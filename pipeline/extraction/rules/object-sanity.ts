@@ -1,0 +1,94 @@
+import nlp from 'compromise';
+import { ANY_OBJECT, lookupPredicate } from '../taxonomy.js';
+
+/**
+ * Last check on a fact's object before it is emitted (issue 8, precision). The clause parser sometimes
+ * hands over a word that is no thing at all: a modal or auxiliary left from a hedge ("my husband might
+ * get transferred" -> married_to "might"), an adverb or participle ("studies hard", "divorce finalized",
+ * "eats way too much"), a time unit from a rate ("3 hrs/day" -> plays "day"), the start of a coordinated
+ * clause ("and self-acceptance"), a negated infinitive ("I'd rather not say"), or a clause read as a
+ * noun phrase ("handicap's 14"). `cleanObject` trims what is recoverable (leading adverbs, "grand" left
+ * from "5 grand", trailing "for a", "at some point", "and its dying") and returns undefined when nothing
+ * usable is left.
+ */
+
+const FUNCTION_WORDS = new Set([
+  'might', 'may', 'must', 'will', 'would', 'could', 'should', 'can', 'shall', 'is', 'are', 'was', 'were', 'be', 'been', 'being', 'am',
+  'do', 'does', 'did', 'have', 'has', 'had', 'and', 'or', 'but', 'so', 'because', 'if', 'then', 'than', 'that', 'which', 'who',
+  'it', 'this', 'these', 'those', 'they', 'them', 'he', 'she', 'him', 'her', 'we', 'us', 'you', 'me', 'one', 'some', 'any', 'all',
+  'way', 'lot', 'bit', 'least', 'most', 'more', 'less', 'much', 'many', 'hard', 'up', 'down', 'out', 'off', 'in', 'on', 'at', 'for',
+  'day', 'days', 'night', 'nights', 'week', 'weeks', 'month', 'months', 'year', 'years', 'hour', 'hours', 'minute', 'minutes', 'time', 'times',
+  'today', 'tonight', 'tomorrow', 'yesterday', 'now', 'again', 'here', 'there', 'everything', 'anything', 'nothing', 'something', 'whatever',
+]);
+
+/** Predicates whose objects are literal values (numbers, amounts, dates): left alone. */
+const LITERAL = new Set(['age', 'birthday', 'anniversary', 'birth_year', 'salary', 'pays_rent', 'budget', 'height', 'weight', 'net_worth']);
+
+const LEADING_ADVERB = /^(?:always|usually|often|sometimes|never|mostly|normally|generally|really|just|still|also|only|even|basically|definitely)\s+(?:the\s+|a\s+|an\s+)?/i;
+const LEFTOVER_AMOUNT_WORD = /^(?:grand|k|quid|bucks)\s+(?=\S)/i;
+const TRAILING = [
+  // "beans on toast for a (while)": a preposition whose noun phrase was cut off.
+  /\s+(?:for|with|to|of|at|in|on|by|from)\s+(?:a|an|the|him|her|them|it|me|us)$/i,
+  /\s+(?:at some point|one day|someday|some day|out of spite|for fun|for now|for a while)$/i,
+  // "MacBook Air and its dying": a new clause about the object.
+  /\s+and\s+(?:its|it['’]s|it|it is|he|she|they|he['’]s|she['’]s|they['’]re)\b.*$/i,
+];
+/** Objects that carry a pronoun point at something said elsewhere ("pass it on to others", "help make their lives better"). */
+const PRONOUN = /\b(?:it|its|them|their|theirs|those|something|someone|somebody|her|him|his|they)\b/i;
+const PRONOUN_SENSITIVE = new Set(['wants_to', 'wants_to_visit', 'likes', 'prefers', 'dislikes']);
+
+const adverbCache = new Map<string, boolean>();
+/** A lowercase single word compromise reads as an adverb, modal, preposition or conjunction only. */
+function isFunctionWord(word: string): boolean {
+  if (FUNCTION_WORDS.has(word)) return true;
+  let known = adverbCache.get(word);
+  if (known === undefined) {
+    const doc = nlp(word);
+    known = doc.has('(#Adverb|#Modal|#Preposition|#Conjunction|#Determiner|#Pronoun)') && !doc.has('#Noun');
+    if (adverbCache.size > 5000) adverbCache.clear();
+    adverbCache.set(word, known);
+  }
+  return known;
+}
+
+const participleCache = new Map<string, boolean>();
+/** "finalized", "falling": a bare verb form that compromise does not also read as a noun. */
+function isBareVerbForm(word: string): boolean {
+  let known = participleCache.get(word);
+  if (known === undefined) {
+    const doc = nlp(word);
+    known = doc.has('(#PastTense|#Participle)') && !doc.has('#Noun') && !/ing$/.test(word);
+    if (participleCache.size > 5000) participleCache.clear();
+    participleCache.set(word, known);
+  }
+  return known;
+}
+
+/** Families where a gerund or participle cannot be the object (people, places, work ties, possessions). */
+const NO_VERB_FORM = new Set(['people', 'places', 'ownership', 'financial']);
+
+/** The object as it should be stored, or undefined when it names nothing. */
+export function cleanObject(predicate: string, object: string): string | undefined {
+  if (object === ANY_OBJECT || LITERAL.has(predicate)) return object;
+  let o = object.trim();
+  for (let i = 0; i < 3 && LEADING_ADVERB.test(o); i++) o = o.replace(LEADING_ADVERB, '');
+  o = o.replace(LEFTOVER_AMOUNT_WORD, '');
+  for (const re of TRAILING) o = o.replace(re, '');
+  o = o.trim();
+  if (!o) return undefined;
+  const words = o.split(/\s+/);
+  const first = words[0].toLowerCase();
+  // "and self-acceptance", "not say", "might", "will".
+  if (/^(?:and|or|but|not|no|might|will|would|could|should|can|may|must)$/.test(first) && words.length > 1) return undefined;
+  // "handicap's 14": a clause ("X is N"), not a noun phrase.
+  if (/\p{L}['’]s\s+\d/u.test(o)) return undefined;
+  if (PRONOUN_SENSITIVE.has(predicate) && PRONOUN.test(o)) return undefined;
+  if (words.length === 1 && /^[a-z'’-]+$/.test(o)) {
+    if (isFunctionWord(first)) return undefined;
+    const family = lookupPredicate(predicate)?.family;
+    if (family && NO_VERB_FORM.has(family) && isBareVerbForm(first)) return undefined;
+    // "handicap's 14 and falling": a gerund names no club, person or place.
+    if (/ing$/.test(first) && (family === 'people' || family === 'places' || predicate === 'member_of') && !nlp(first).has('#Noun')) return undefined;
+  }
+  return o;
+}
