@@ -461,10 +461,13 @@ export function analyzeClause(input: string, context: ClauseContext): ClauseAnal
       if (predicate === 'trip_to' && tense === 'past') predicate = 'visited';
       // "fluent in SQL and Tableau": a skill when it is no human language.
       if (predicate === 'speaks' && objects.every((o) => !o.split(' ').some((w) => isLanguage(w)))) predicate = 'has_skill';
+      // "I can use AutoCAD and Revit": being able to use a tool is a skill, not a habit.
+      if (predicate === 'uses' && vp.ability) predicate = 'has_skill';
       // "gave up oat milk", "cut out alcohol": what is given up is a drink when it names one.
       if (predicate === 'eats' && objects.every((o) => DRINK.test(o))) predicate = 'drinks';
       // "I don't like X (any more)" is a dislike; it also invalidates a live "likes X" as its opposite.
-      if (predicate === 'likes' && itemNegated) { predicate = 'dislikes'; itemNegated = false; }
+      // "not (really) into X" only denies the interest: NOT likes, not a dislike.
+      if (predicate === 'likes' && itemNegated && !/\binto$/i.test(hit.raw)) { predicate = 'dislikes'; itemNegated = false; }
       // "I used to love horror films", "used to smoke": a habit or taste that has ended is denied now.
       if (vp.time === 'used_to' && !itemNegated && HABITS.has(predicate)) itemNegated = true;
       const timing = resolveTiming(predicate, tense, mentions, ctx.referenceTime, neverClause && !noLonger);
