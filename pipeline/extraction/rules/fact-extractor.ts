@@ -90,6 +90,11 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
   const seen = new Set<string>();
   let lastPerson: SubjectRef | undefined;
   const add = (draft: FactDraft) => {
+    // "my parents live in Milwaukee": a fact about each parent (a shared anniversary stays joint).
+    if (/^user['’]s parents$/i.test(draft.subject.subject) && draft.predicate !== 'anniversary') {
+      for (const parent of ["user's mother", "user's father"]) add({ ...draft, subject: { ...draft.subject, subject: parent } });
+      return;
+    }
     const fact = toExtractedFact(draft);
     // "my dad Brian's 70th": the name without its possessive.
     if (fact.family === 'people') fact.object = fact.object.replace(/['’]s$/, '');

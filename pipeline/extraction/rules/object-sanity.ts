@@ -29,6 +29,8 @@ const LEFTOVER_AMOUNT_WORD = /^(?:grand|k|quid|bucks)\s+(?=\S)/i;
 const TRAILING = [
   // "beans on toast for a (while)": a preposition whose noun phrase was cut off.
   /\s+(?:for|with|to|of|at|in|on|by|from)\s+(?:a|an|the|him|her|them|it|me|us)$/i,
+  // "decaf after 3pm": a time of day or date is no part of the thing.
+  /\s+(?:after|before|until|till|by)\s+\d.*$/i,
   /\s+(?:at some point|one day|someday|some day|out of spite|for fun|for now|for a while)$/i,
   // "MacBook Air and its dying": a new clause about the object.
   /\s+and\s+(?:its|it['’]s|it|it is|he|she|they|he['’]s|she['’]s|they['’]re)\b.*$/i,

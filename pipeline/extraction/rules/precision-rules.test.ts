@@ -30,3 +30,38 @@ describe('ability to use a tool', () => {
     expect(described('I use Obsidian for notes')).toContain('user uses Obsidian');
   });
 });
+
+describe('leaving a city', () => {
+  it('is about where the user lives, not an employer', () => {
+    expect(described('we left Leeds in 2019 and moved to York')).toContain('user lives_in Leeds');
+    expect(described('we left Leeds in 2019 and moved to York').join(';')).not.toMatch(/works_at/);
+    expect(described("I'm not leaving Lisbon")).toContain('user lives_in Lisbon');
+  });
+  it('still ends a job at a company', () => {
+    expect(described('I left Google in May')).toContain('user NOT works_at Google');
+  });
+});
+
+describe('getting into something', () => {
+  it('is an admission to a school when the clause is about studying', () => {
+    expect(described('my brother Sam got into Stanford for his PhD')).toContain('Sam studies_at Stanford');
+  });
+  it('is a pastime when it is an activity', () => {
+    expect(described('been getting into knitting lately')).toContain('user hobby knitting');
+  });
+});
+
+describe('switching to a drink', () => {
+  it('is drinking it', () => {
+    expect(described('switched to oat milk lattes before 10am')).toContain('user drinks oat milk lattes');
+  });
+});
+
+describe('parents as a pair', () => {
+  it('gives each parent the fact, and the parents retiring somewhere live there', () => {
+    expect(described('my parents live in Galway')).toEqual(expect.arrayContaining(["user's mother lives_in Galway", "user's father lives_in Galway"]));
+    const retired = described('my parents retired to Alicante in 2020');
+    expect(retired).toEqual(expect.arrayContaining(["user's mother lives_in Alicante", "user's father lives_in Alicante"]));
+    expect(retired.join(';')).not.toMatch(/works_at|job_title/);
+  });
+});
