@@ -19,6 +19,7 @@ import { matchSpecialPatterns, relativesNamed } from './special.js';
 import { USER, parseSubject, type SubjectRef } from './subjects.js';
 import { parseVerbPhrase, tokenize, type Token, type VerbPhrase, type VerbTime } from './verb-phrase.js';
 import { readVerb } from './inflection.js';
+import { isLikeButNotTaste } from './like-not-verb.js';
 import { BE_WORDS, carriesOver, implicitSubject, startsFragment, standsForBe, withBe } from './implicit-subject.js';
 
 /**
@@ -373,6 +374,7 @@ export function analyzeClause(input: string, context: ClauseContext): ClauseAnal
   }
   text = stripFillers(text);
   if (!text || NON_FACTUAL.test(text) || /\?\s*$/.test(text)) return emptyAnalysis(ctx);
+  if (isLikeButNotTaste(text)) return emptyAnalysis(ctx);
 
   const attributes = attributeFacts(text) ?? nominalEventFacts(text, ctx.referenceTime) ?? moneyFlowFacts(text);
   if (attributes) return { drafts: attributes.map((d) => ({ ...d, confidence: d.confidence * hedge })), lastPerson: ctx.lastPerson };
