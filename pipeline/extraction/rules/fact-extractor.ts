@@ -95,6 +95,8 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
       for (const parent of ["user's mother", "user's father"]) add({ ...draft, subject: { ...draft.subject, subject: parent } });
       return;
     }
+    // "my son Dara's got a nut allergy": the name, not "Dara's" ("'s" was "has").
+    if (/^\p{Lu}[\p{L}-]+['’]s$/u.test(draft.subject.subject)) draft = { ...draft, subject: { ...draft.subject, subject: draft.subject.subject.replace(/['’]s$/, '') } };
     const fact = toExtractedFact(draft);
     // "my dad Brian's 70th": the name without its possessive.
     if (fact.family === 'people') fact.object = fact.object.replace(/['’]s$/, '');

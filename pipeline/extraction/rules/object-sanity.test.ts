@@ -49,3 +49,17 @@ describe('object sanity', () => {
     expect(described('my phone is a Pixel 6 and its battery is shot')).not.toContain('user owns Pixel 6 and its battery is shot');
   });
 });
+
+describe('object sanity, second round', () => {
+  it('drops the recipient of a double object, contrasts after the thing, passives and employment statuses', () => {
+    expect(cleanObject('owns', 'our kids a paddling pool')).toBe('paddling pool');
+    expect(cleanObject('has_condition', 'lactose intolerance not an allergy')).toBe('lactose intolerance');
+    expect(cleanObject('works_at', 'bought by Amazon')).toBeUndefined();
+    expect(cleanObject('job_title', 'self-employed')).toBeUndefined();
+    expect(cleanObject('job_title', 'paramedic')).toBe('paramedic');
+    expect(cleanObject('job_title', 'retired')).toBe('retired');
+  });
+  it('reads "Name\'s got" as the name having something', () => {
+    expect(described("my daughter Isla's got eczema").some((f) => f.startsWith('Isla '))).toBe(true);
+  });
+});

@@ -32,9 +32,12 @@ const TRAILING = [
   // "decaf after 3pm": a time of day or date is no part of the thing.
   /\s+(?:after|before|until|till|by)\s+\d.*$/i,
   /\s+(?:at some point|one day|someday|some day|out of spite|for fun|for now|for a while)$/i,
+  // "gluten intolerance not celiac just intolerance": a contrast that follows the thing.
+  /\s+(?:not|though|although|but not)\s+[a-z].*$/,
   // "MacBook Air and its dying": a new clause about the object.
   /\s+and\s+(?:its|it['’]s|it|it is|he|she|they|he['’]s|she['’]s|they['’]re)\b.*$/i,
 ];
+const RECIPIENT = /^(?:(?:the|our|my|his|her|their)\s+)?(?:kids|children|son|daughter|boys|girls|wife|husband|mum|mom|dad|parents|partner|family|him|her|them|us|me|myself|ourselves)\s+(?=(?:a|an|some)\s)(?:a|an|some)\s+/i;
 /** Objects that carry a pronoun point at something said elsewhere ("pass it on to others", "help make their lives better"). */
 const PRONOUN = /\b(?:it|its|them|their|theirs|those|something|someone|somebody|her|him|his|they)\b/i;
 const PRONOUN_SENSITIVE = new Set(['wants_to', 'wants_to_visit', 'likes', 'prefers', 'dislikes']);
@@ -75,6 +78,8 @@ export function cleanObject(predicate: string, object: string): string | undefin
   let o = object.trim();
   for (let i = 0; i < 3 && LEADING_ADVERB.test(o); i++) o = o.replace(LEADING_ADVERB, '');
   o = o.replace(LEFTOVER_AMOUNT_WORD, '');
+  // "got our kids a trampoline": the recipient comes before the thing.
+  o = o.replace(RECIPIENT, '');
   for (const re of TRAILING) o = o.replace(re, '');
   o = o.trim();
   if (!o) return undefined;
@@ -85,6 +90,10 @@ export function cleanObject(predicate: string, object: string): string | undefin
   // "handicap's 14": a clause ("X is N"), not a noun phrase.
   if (/\p{L}['’]s\s+\d/u.test(o)) return undefined;
   if (PRONOUN_SENSITIVE.has(predicate) && PRONOUN.test(o)) return undefined;
+  // "acquired by Oracle": a passive clause, not a name.
+  if (/^(?:[a-z]+ed|bought|sold|taken|run|made|held|given)\s+by\b/.test(o)) return undefined;
+  // "I'm self-employed so it varies": an employment status, not a job title ("retired" is kept, as labelled).
+  if (predicate === 'job_title' && words.length === 1 && first !== 'retired' && /^(?:self-employed|unemployed|employed|jobless)$/.test(first)) return undefined;
   if (words.length === 1 && /^[a-z'’-]+$/.test(o)) {
     if (isFunctionWord(first)) return undefined;
     const family = lookupPredicate(predicate)?.family;
