@@ -9,6 +9,7 @@ import { expandContractions } from './contractions.js';
 import { toExtractedFact, type FactDraft } from './draft.js';
 import { mentionedRelatives } from './relatives.js';
 import { cleanObject } from './object-sanity.js';
+import { nameEndedEmployer } from './ended-employer.js';
 import { rewriteReportedChange } from './reported-changes.js';
 import { profileLineFacts } from './profile-lines.js';
 import { correctTypos } from './typos.js';
@@ -160,7 +161,7 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
     }
   }
   facts.push(...impliedFacts(facts));
-  return facts;
+  return nameEndedEmployer(facts, content);
 }
 
 export class RuleFactExtractor implements FactExtractor {
