@@ -10,6 +10,7 @@ import { toExtractedFact, type FactDraft } from './draft.js';
 import { mentionedRelatives } from './relatives.js';
 import { cleanObject } from './object-sanity.js';
 import { nameEndedEmployer } from './ended-employer.js';
+import { wishedPlaces } from './wishes.js';
 import { rewriteReportedChange } from './reported-changes.js';
 import { profileLineFacts } from './profile-lines.js';
 import { correctTypos } from './typos.js';
@@ -98,6 +99,12 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
     }
     // "my son Dara's got a nut allergy": the name, not "Dara's" ("'s" was "has").
     if (/^\p{Lu}[\p{L}-]+['’]s$/u.test(draft.subject.subject)) draft = { ...draft, subject: { ...draft.subject, subject: draft.subject.subject.replace(/['’]s$/, '') } };
+    // "my dream is visit New York and Chicago": a wish to go is wants_to_visit each place.
+    const wished = draft.predicate === 'wants_to' && !draft.negated ? wishedPlaces(draft.object) : undefined;
+    if (wished) {
+      for (const place of wished.places) add({ ...draft, predicate: 'wants_to_visit', object: place });
+      if (wished.tripOnly) return;
+    }
     const fact = toExtractedFact(draft);
     // "my dad Brian's 70th": the name without its possessive.
     if (fact.family === 'people') fact.object = fact.object.replace(/['’]s$/, '');

@@ -29,6 +29,9 @@ const LEFTOVER_AMOUNT_WORD = /^(?:grand|k|quid|bucks)\s+(?=\S)/i;
 const TRAILING = [
   // "beans on toast for a (while)": a preposition whose noun phrase was cut off.
   /\s+(?:for|with|to|of|at|in|on|by|from)\s+(?:a|an|the|him|her|them|it|me|us)$/i,
+  // "get to 12 by Christmas", "take my mom to Ireland for her 60th": the deadline or occasion is no part of the aim.
+  /\s+(?:by|before)\s+(?:christmas|easter|the summer|summer|winter|spring|autumn|the end of\s+.*|next\s+\w+|I\s+.*)$/i,
+  /\s+for\s+(?:my|her|his|their|our)\s+\d+(?:st|nd|rd|th)(?:\s+birthday)?$/i,
   // "decaf after 3pm": a time of day or date is no part of the thing.
   /\s+(?:after|before|until|till|by)\s+\d.*$/i,
   /\s+(?:at some point|one day|someday|some day|out of spite|for fun|for now|for a while)$/i,
