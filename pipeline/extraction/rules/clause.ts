@@ -472,6 +472,8 @@ export function analyzeClause(input: string, context: ClauseContext): ClauseAnal
       // "travel to", "go to", "visit" are trips when upcoming and visits when done.
       if (predicate === 'visited' && (tense === 'planned' || (vp.time === 'progressive' && !itemNegated))) predicate = 'trip_to';
       if (predicate === 'trip_to' && tense === 'past') predicate = 'visited';
+      // Agent notes drop the auxiliary: "User traveling to Chicago on the 25th", "no longer traveling to Austin".
+      if (predicate === 'visited' && /\b(?:travell?ing|flying|going|heading|driving)\s+(?:back\s+)?to$/i.test(hit.raw)) predicate = 'trip_to';
       // "fluent in SQL and Tableau": a skill when it is no human language.
       if (predicate === 'speaks' && objects.every((o) => !o.split(' ').some((w) => isLanguage(w)))) predicate = 'has_skill';
       // "I can use AutoCAD and Revit": being able to use a tool is a skill, not a habit.

@@ -1,6 +1,7 @@
 import nlp from 'compromise';
 import type { ExtractedFact, ExtractionInput, FactExtractor, SubjectType } from '../../types.js';
 import { normalizeObject, subjectKey } from '../normalize.js';
+import { ANY_OBJECT, familyOf } from '../taxonomy.js';
 import { ageFacts, introducedName } from './ages.js';
 import { impliedFacts } from './implied.js';
 import { analyzeClause, startsClauseFragment, startsWithTaxonomyVerb, startsWithVerbPhrase } from './clause.js';
@@ -111,6 +112,14 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
     const cleaned = cleanObject(fact.predicate, fact.object);
     if (cleaned === undefined) return;
     fact.object = cleaned;
+    // "my girlfriend and I broke up": the relation names no one; a denial ends whoever it is.
+    if (fact.family === 'people' && /^(?:my|our)\s+[a-z-]+$/i.test(fact.object)) {
+      if (!fact.negated) return;
+      fact.object = ANY_OBJECT;
+    }
+    // "my flight to delhi is on the 3rd": an event that is a journey is a trip to its destination.
+    const journey = (fact.predicate === 'attending' || fact.predicate === 'has_appointment') && !fact.negated ? /^(?:flight|train|ferry|coach|bus|drive|trip)\s+to\s+(.+)$/i.exec(fact.object) : null;
+    if (journey) Object.assign(fact, { predicate: 'trip_to', family: familyOf('trip_to'), object: journey[1] });
     const key = `${subjectKey(fact.subject)}|${fact.predicate}|${normalizeObject(fact.object)}|${fact.negated}`;
     if (seen.has(key)) return;
     seen.add(key);
@@ -118,7 +127,8 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
   };
 
   for (const block of userText(content)) {
-    const plain = expandContractions(correctTypos(stripMarkdown(block)));
+    // E-mail header lines ("To: HR", "Re: Address change", "Subject: ...") state nothing about the writer.
+    const plain = expandContractions(correctTypos(stripMarkdown(block))).replace(/^[ \t]*(?:to|from|cc|bcc|re|subject|sent)[ \t]*:.*$/gim, '');
     for (const raw of splitSentences(plain)) {
       if (isQuestionOrRequest(raw)) continue;
       // "(joking obviously)", "jk": what the sentence says is not meant.

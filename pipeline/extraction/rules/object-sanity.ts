@@ -93,6 +93,10 @@ export function cleanObject(predicate: string, object: string): string | undefin
   // "handicap's 14": a clause ("X is N"), not a noun phrase.
   if (/\p{L}['’]s\s+\d/u.test(o)) return undefined;
   if (PRONOUN_SENSITIVE.has(predicate) && PRONOUN.test(o)) return undefined;
+  // "on lease", "throughout this journey": an adjunct, not a thing ("with parents" is a labelled home).
+  if (words.length > 1 && /^(?:on|in|at|from|by|of|throughout|during|about|into|onto|via)$/.test(first)) return undefined;
+  // "I'm Muslim": a faith or diet is no name.
+  if (predicate === 'name' && /^(?:muslim|christian|catholic|protestant|jewish|hindu|sikh|buddhist|mormon|atheist|agnostic|vegan|vegetarian|pescatarian|halal|kosher)$/i.test(o)) return undefined;
   // "acquired by Oracle": a passive clause, not a name.
   if (/^(?:[a-z]+ed|bought|sold|taken|run|made|held|given)\s+by\b/.test(o)) return undefined;
   // "I'm self-employed so it varies": an employment status, not a job title ("retired" is kept, as labelled).

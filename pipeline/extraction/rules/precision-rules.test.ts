@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractFactsWithRules } from './fact-extractor.js';
+import { cleanObject } from './object-sanity.js';
 
 const described = (content: string) =>
   extractFactsWithRules({ content, referenceTime: new Date('2024-06-01T00:00:00Z') }).map((f) => `${f.subject} ${f.negated ? 'NOT ' : ''}${f.predicate} ${f.object}`);
@@ -63,5 +64,23 @@ describe('parents as a pair', () => {
     const retired = described('my parents retired to Alicante in 2020');
     expect(retired).toEqual(expect.arrayContaining(["user's mother lives_in Alicante", "user's father lives_in Alicante"]));
     expect(retired.join(';')).not.toMatch(/works_at|job_title/);
+  });
+});
+
+describe('notes, headers and journeys', () => {
+  it('reads a dropped-auxiliary journey in a note as a trip, also when it is called off', () => {
+    expect(described('User flying to Denver on the 12th for a wedding')).toContain('user trip_to Denver');
+    expect(described('User no longer traveling to Lyon for the summit')).toContain('user NOT trip_to Lyon');
+  });
+  it('reads a flight or train to somewhere as a trip there', () => {
+    expect(described('my flight to glasgow is on the 4th of July').some((f) => /trip_to glasgow/i.test(f))).toBe(true);
+  });
+  it('ignores e-mail header lines', () => {
+    expect(described('To: Payroll\nRe: Bank details\n\nThanks')).toEqual([]);
+  });
+  it('does not take a relation word, an adjunct or a faith as the object', () => {
+    expect(described('my boyfriend and I split up')).toContain('user NOT partner *');
+    expect(cleanObject('has_loan', 'on lease')).toBeUndefined();
+    expect(described("I'm Sikh so no beef").join(';')).not.toMatch(/ name /);
   });
 });
