@@ -66,6 +66,7 @@ const startsWithNameAndVerb = (text: string) => leadingName(text, startsWithVerb
 const containsVerb = (text: string) =>
   text.split(/\s+/).some((word) => /^(?:am|is|are|was|were|have|has|had|do|does|did|will|would|can)$/i.test(word) || readVerb(word.toLowerCase().replace(/[^a-z]/g, '')).some((r) => r.form !== 'gerund' && (/^[a-z]/.test(word) || r.form === 'past')));
 
+const NOT_ANY_MORE = /\b(?:but|and)\s+(?:(?:I|we)\s+(?:am|are|do|does)\s+|it\s+is\s+)?not\s+any\s?more\b/i;
 const NOT_MEANT = /\b(?:joking|jk|j\/k|kidding|just kidding|in my dreams|yeah right)\b/i;
 
 /** A clause that is only a name and a date after "then" ("then London until 2020"), or undefined. */
@@ -117,6 +118,8 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
       if (!fact.negated) return;
       fact.object = ANY_OBJECT;
     }
+    // "Taylor Swift is playing Wembley": a performer named in full playing a capitalised venue is a gig, not a sport or game.
+    if (fact.predicate === 'plays' && fact.subjectType === 'person' && /^\p{Lu}\S*\s+\p{Lu}/u.test(fact.subject) && /^\p{Lu}/u.test(fact.object) && /\bplaying\b/i.test(draft.predicateRaw)) return;
     // "my flight to delhi is on the 3rd": an event that is a journey is a trip to its destination.
     const journey = (fact.predicate === 'attending' || fact.predicate === 'has_appointment') && !fact.negated ? /^(?:flight|train|ferry|coach|bus|drive|trip)\s+to\s+(.+)$/i.exec(fact.object) : null;
     if (journey) Object.assign(fact, { predicate: 'trip_to', family: familyOf('trip_to'), object: journey[1] });
@@ -133,6 +136,7 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
       if (isQuestionOrRequest(raw)) continue;
       // "(joking obviously)", "jk": what the sentence says is not meant.
       if (NOT_MEANT.test(raw)) continue;
+      const sentenceStart = facts.length;
       // Ages are read from the whole sentence; they replace the clause parser's reading for the same subject.
       const ages = ageFacts(raw);
       const agedSubjects = new Set(ages.map((a) => subjectKey(a.subject.subject)));
@@ -175,6 +179,10 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
       });
       profile.forEach(add);
       mentioned.forEach(add);
+      // "I was vegetarian for ten years but I'm not any more": the elliptical clause denies the past state now.
+      if (NOT_ANY_MORE.test(sentence)) {
+        for (const fact of facts.slice(sentenceStart)) if (fact.tense === 'past' && !fact.negated) Object.assign(fact, { negated: true, tense: 'current', validFrom: null, validTo: null });
+      }
     }
   }
   facts.push(...impliedFacts(facts));

@@ -34,6 +34,7 @@ const TRAILING = [
   /\s+for\s+(?:my|her|his|their|our)\s+\d+(?:st|nd|rd|th)(?:\s+birthday)?$/i,
   // "decaf after 3pm": a time of day or date is no part of the thing.
   /\s+(?:after|before|until|till|by)\s+\d.*$/i,
+  /\s+(?:all day|all night|every day|every night|every week|every weekend|all the time|a lot|at weekends|on weekends|on the weekend)$/i,
   /\s+(?:at some point|one day|someday|some day|out of spite|for fun|for now|for a while)$/i,
   // "gluten intolerance not celiac just intolerance": a contrast that follows the thing.
   /\s+(?:not|though|although|but not)\s+[a-z].*$/,
@@ -90,6 +91,8 @@ export function cleanObject(predicate: string, object: string): string | undefin
   const first = words[0].toLowerCase();
   // "and self-acceptance", "not say", "might", "will".
   if (/^(?:and|or|but|not|no|might|will|would|could|should|can|may|must)$/.test(first) && words.length > 1) return undefined;
+  // "whatever's left", "something new": an indefinite pronoun names nothing.
+  if (/^(?:whatever|whoever|whichever|something|anything|everything|nothing|someone|anyone|everyone)(?:['’]s)?$/i.test(first)) return undefined;
   // "handicap's 14": a clause ("X is N"), not a noun phrase.
   if (/\p{L}['’]s\s+\d/u.test(o)) return undefined;
   if (PRONOUN_SENSITIVE.has(predicate) && PRONOUN.test(o)) return undefined;

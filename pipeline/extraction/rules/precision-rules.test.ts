@@ -84,3 +84,21 @@ describe('notes, headers and journeys', () => {
     expect(described("I'm Sikh so no beef").join(';')).not.toMatch(/ name /);
   });
 });
+
+describe('ellipsis, step-parents, indefinite objects and gigs', () => {
+  it('"but not any more" denies the past state of the same sentence', () => {
+    expect(described("I was vegan for two years but I'm not anymore")).toContain('user NOT diet vegan');
+    expect(described('I lived in Oslo')).toContain('user lives_in Oslo');
+  });
+  it('counts a step-parent as the parent', () => {
+    expect(described('my stepdad Colin is brilliant')).toContain('user has_father Colin');
+  });
+  it('drops indefinite pronouns as objects and trims frequency tails', () => {
+    expect(cleanObject('drives', "whatever's free")).toBeUndefined();
+    expect(cleanObject('plays', 'Fortnite every night')).toBe('Fortnite');
+  });
+  it('does not read a performer playing a venue as a game', () => {
+    expect(described('Harry Styles is playing Hampden in June')).toEqual([]);
+    expect(described('my daughter Ava is playing Roblox again').some((f) => f.startsWith('Ava plays Roblox'))).toBe(true);
+  });
+});
