@@ -63,3 +63,18 @@ describe('object sanity, second round', () => {
     expect(described("my daughter Isla's got eczema").some((f) => f.startsWith('Isla '))).toBe(true);
   });
 });
+
+describe('object sanity, tastes, allergens and idioms', () => {
+  it('drops praise from a taste and names countable allergens in the plural', () => {
+    expect(cleanObject('favorite_food', 'proper fish and chips')).toBe('fish and chips');
+    expect(cleanObject('likes', 'good coffee')).toBe('coffee');
+    expect(cleanObject('owns', 'good camera')).toBe('good camera');
+    expect(cleanObject('allergic_to', 'egg')).toBe('eggs');
+    expect(cleanObject('allergic_to', 'strawberry')).toBe('strawberries');
+    expect(cleanObject('allergic_to', 'penicillin')).toBe('penicillin');
+  });
+  it('does not read "in shape" or "in love" as a home', () => {
+    expect(cleanObject('lives_in', 'shape')).toBeUndefined();
+    expect(cleanObject('lives_in', 'Shrewsbury')).toBe('Shrewsbury');
+  });
+});

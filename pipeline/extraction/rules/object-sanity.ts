@@ -46,6 +46,8 @@ const RECIPIENT = /^(?:(?:the|our|my|his|her|their)\s+)?(?:kids|children|son|dau
 const PRONOUN = /\b(?:it|its|them|their|theirs|those|something|someone|somebody|her|him|his|they)\b/i;
 const PRONOUN_SENSITIVE = new Set(['wants_to', 'wants_to_visit', 'likes', 'prefers', 'dislikes']);
 
+const TASTE = new Set(['likes', 'dislikes', 'prefers', 'hobby', 'eats', 'drinks']);
+
 const adverbCache = new Map<string, boolean>();
 /** A lowercase single word compromise reads as an adverb, modal, preposition or conjunction only. */
 function isFunctionWord(word: string): boolean {
@@ -86,7 +88,13 @@ export function cleanObject(predicate: string, object: string): string | undefin
   o = o.replace(RECIPIENT, '');
   for (const re of TRAILING) o = o.replace(re, '');
   o = o.trim();
+  // "a proper Sunday roast", "a good book": praise is no part of a taste.
+  if (TASTE.has(predicate) || predicate.startsWith('favorite_')) o = o.replace(/^(?:proper|good|decent|nice|great|lovely|massive|huge)\s+(?=\S)/, '');
+  // "a peanut allergy": allergens are named in the plural, as people say them ("allergic to peanuts").
+  if (predicate === 'allergic_to') o = o.replace(/^(peanut|nut|tree nut|egg|cat|dog|bee|wasp|almond|cashew|walnut|hazelnut|kiwi|prawn|shrimp|mushroom|tomato|strawberry)$/i, (w) => (/y$/i.test(w) ? `${w.slice(0, -1)}ies` : /o$/i.test(w) ? `${w}es` : `${w}s`));
   if (!o) return undefined;
+  // "staying in shape", "in love", "in trouble": idioms, not homes.
+  if (predicate === 'lives_in' && /^(?:shape|love|trouble|touch|charge|bed|pain|tears|denial|limbo|debt|a mess|a rush|time|hospital|recovery)$/i.test(o)) return undefined;
   const words = o.split(/\s+/);
   const first = words[0].toLowerCase();
   // "and self-acceptance", "not say", "might", "will".
