@@ -78,3 +78,12 @@ describe('object sanity, tastes, allergens and idioms', () => {
     expect(cleanObject('lives_in', 'Shrewsbury')).toBe('Shrewsbury');
   });
 });
+
+describe('object sanity, vague heads', () => {
+  it('drops "thing"/"stuff" objects and an unnamed school', () => {
+    expect(cleanObject('subscribes_to', 'the Lisbon thing')).toBeUndefined();
+    expect(cleanObject('uses', 'eco stuff')).toBeUndefined();
+    expect(cleanObject('studies_at', 'school')).toBeUndefined();
+    expect(cleanObject('studies_at', 'King’s College London')).toBe('King’s College London');
+  });
+});

@@ -99,6 +99,10 @@ export function cleanObject(predicate: string, object: string): string | undefin
   const first = words[0].toLowerCase();
   // "and self-acceptance", "not say", "might", "will".
   if (/^(?:and|or|but|not|no|might|will|would|could|should|can|may|must)$/.test(first) && words.length > 1) return undefined;
+  // "the Paris thing", "non-bio stuff": a vague head names nothing that can be stored.
+  if (/^(?:[\p{L}'’-]+\s+)+(?:thing|things|stuff)$/iu.test(o) || /^(?:thing|things|stuff)$/i.test(o)) return undefined;
+  // "went to school with him": a bare school with no name is no place of study.
+  if (predicate === 'studies_at' && /^(?:school|college|uni|university|high school|grad school)$/i.test(o)) return undefined;
   // "whatever's left", "something new": an indefinite pronoun names nothing.
   if (/^(?:whatever|whoever|whichever|something|anything|everything|nothing|someone|anyone|everyone)(?:['’]s)?$/i.test(first)) return undefined;
   // "handicap's 14": a clause ("X is N"), not a noun phrase.
