@@ -87,3 +87,10 @@ describe('object sanity, vague heads', () => {
     expect(cleanObject('studies_at', 'King’s College London')).toBe('King’s College London');
   });
 });
+
+describe('object sanity, years in words', () => {
+  it('drops a spelled-out year before the place', () => {
+    expect(cleanObject('born_in', 'nineteen eighty four in leeds')).toBe('leeds');
+    expect(cleanObject('born_in', 'Leeds')).toBe('Leeds');
+  });
+});

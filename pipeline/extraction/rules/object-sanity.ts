@@ -46,6 +46,8 @@ const RECIPIENT = /^(?:(?:the|our|my|his|her|their)\s+)?(?:kids|children|son|dau
 const PRONOUN = /\b(?:it|its|them|their|theirs|those|something|someone|somebody|her|him|his|they)\b/i;
 const PRONOUN_SENSITIVE = new Set(['wants_to', 'wants_to_visit', 'likes', 'prefers', 'dislikes']);
 
+const NUMBER_WORD = 'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|oh|and';
+const YEAR_IN_WORDS = new RegExp(String.raw`^(?:(?:${NUMBER_WORD})[\s-]+){2,}in\s+(?=\S)`, 'i');
 const TASTE = new Set(['likes', 'dislikes', 'prefers', 'hobby', 'eats', 'drinks']);
 
 const adverbCache = new Map<string, boolean>();
@@ -84,6 +86,8 @@ export function cleanObject(predicate: string, object: string): string | undefin
   let o = object.trim();
   for (let i = 0; i < 3 && LEADING_ADVERB.test(o); i++) o = o.replace(LEADING_ADVERB, '');
   o = o.replace(LEFTOVER_AMOUNT_WORD, '');
+  // "born in nineteen seventy two in glasgow": a year in words before the place.
+  if (lookupPredicate(predicate)?.family === 'places') o = o.replace(YEAR_IN_WORDS, '');
   // "got our kids a trampoline": the recipient comes before the thing.
   o = o.replace(RECIPIENT, '');
   for (const re of TRAILING) o = o.replace(re, '');
