@@ -84,7 +84,7 @@ describe('replacements and endings in one message', () => {
 describe('people named anywhere in a sentence', () => {
   it('relates named relatives that are not the subject', () => {
     expect(described('spent Sunday with my cousin Nadia and her kids')).toContain('user has_relative Nadia');
-    expect(described('- husband: Tomasz\n- daughter: Zuzia (6)')).toEqual(['user married_to Tomasz', 'user has_daughter Zuzia']);
+    expect(described('- husband: Tomasz\n- daughter: Zuzia (6)')).toEqual(['user married_to Tomasz', 'Zuzia age 6', 'user has_daughter Zuzia']);
     expect(described("my old flatmate Kev is getting married")).toContain('user NOT has_roommate Kev');
   });
 

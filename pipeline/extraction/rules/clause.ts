@@ -1,3 +1,4 @@
+import nlp from 'compromise';
 import type { SubjectType, Tense } from '../../types.js';
 import { ANY_OBJECT, SURFACE_INDEX, isSingleValued, type ObjectClass, type SurfaceAspect, type SurfaceEntry } from '../taxonomy.js';
 import { activityHabit } from './activities.js';
@@ -18,6 +19,7 @@ import { matchSpecialPatterns, relativesNamed } from './special.js';
 import { USER, parseSubject, type SubjectRef } from './subjects.js';
 import { parseVerbPhrase, tokenize, type Token, type VerbPhrase, type VerbTime } from './verb-phrase.js';
 import { readVerb } from './inflection.js';
+import { isLikeButNotTaste } from './like-not-verb.js';
 import { BE_WORDS, carriesOver, implicitSubject, startsFragment, standsForBe, withBe } from './implicit-subject.js';
 
 /**
@@ -65,6 +67,12 @@ const NON_FACTUAL = /^(?:if|when|whenever|unless|whether|once|as soon as|in case
 const TEMPORAL_ADVERBS = /\b(?:right now|at the moment|at present|currently|nowadays|these days|lately|recently|today|for now|as of now|still|again|now|at this point|these past few (?:weeks|months|years))\b/gi;
 const NO_LONGER = /\b(?:any ?more|no longer)\b/i;
 
+const STUDY_CONTEXT = /\b(?:masters?|mba|mph|msc|phd|degree|course|programme|program|university|college|uni|school|undergrad|grad school|scholarship|admitted)\b/i;
+/** A place compromise knows as a city, region or country (not an organisation). */
+function isCityOrCountry(name: string): boolean {
+  const doc = nlp(name);
+  return doc.has('#Place') && !doc.has('#Organization');
+}
 const DRINK = /\b(?:milk|coffee|tea|alcohol|booze|beer|wine|spirits|soda|coke|pepsi|juice|energy drinks?|caffeine|decaf|lager|cider|whisk(?:e)?y|vodka|gin|prosecco|champagne|espresso|latte|cappuccino|kombucha)$/i;
 
 /** Predicates whose past-tense statement is still true now ("I visited Japan", "I was born in Rome"). */
@@ -366,6 +374,7 @@ export function analyzeClause(input: string, context: ClauseContext): ClauseAnal
   }
   text = stripFillers(text);
   if (!text || NON_FACTUAL.test(text) || /\?\s*$/.test(text)) return emptyAnalysis(ctx);
+  if (isLikeButNotTaste(text)) return emptyAnalysis(ctx);
 
   const attributes = attributeFacts(text) ?? nominalEventFacts(text, ctx.referenceTime) ?? moneyFlowFacts(text);
   if (attributes) return { drafts: attributes.map((d) => ({ ...d, confidence: d.confidence * hedge })), lastPerson: ctx.lastPerson };
@@ -430,6 +439,9 @@ export function analyzeClause(input: string, context: ClauseContext): ClauseAnal
   const strongHedge = vp.hedged || hedge < 0.6;
 
   const emit = (hit: { predicate: string; objects: string[]; raw: string; extras?: { predicate: string; object: string; negated?: boolean; replaced?: boolean }[]; keepsPolarity?: boolean }, aspect: SurfaceAspect, extraNegation = false) => {
+    // "my parents retired to Scottsdale": a move in retirement, read as where they live now.
+    const retiredTo = hit.predicate === 'job_title' && hit.objects[0] === 'retired' ? /\bretire[ds]?\s+to\s+(\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*)*)/u.exec(text) : null;
+    if (retiredTo) { hit = { ...hit, predicate: 'lives_in', objects: [retiredTo[1]], extras: [] }; aspect = 'onset'; }
     let negated = !hit.keepsPolarity && (vp.negated || aspect === 'end' || vp.phase === 'stop' || extraNegation);
     if (vp.negated && aspect === 'end') negated = false; // "I didn't sell my car"
     if (vp.negated && vp.phase === 'stop') negated = false;
@@ -456,18 +468,43 @@ export function analyzeClause(input: string, context: ClauseContext): ClauseAnal
       }
       let predicate = item.predicate;
       let itemNegated = item.negated ?? negated;
+      let leftPlace = false;
       // "travel to", "go to", "visit" are trips when upcoming and visits when done.
       if (predicate === 'visited' && (tense === 'planned' || (vp.time === 'progressive' && !itemNegated))) predicate = 'trip_to';
       if (predicate === 'trip_to' && tense === 'past') predicate = 'visited';
+      // Agent notes drop the auxiliary: "User traveling to Chicago on the 25th", "no longer traveling to Austin".
+      if (predicate === 'visited' && /\b(?:travell?ing|flying|going|heading|driving)\s+(?:back\s+)?to$/i.test(hit.raw)) predicate = 'trip_to';
       // "fluent in SQL and Tableau": a skill when it is no human language.
       if (predicate === 'speaks' && objects.every((o) => !o.split(' ').some((w) => isLanguage(w)))) predicate = 'has_skill';
+      // "I can use AutoCAD and Revit": being able to use a tool is a skill, not a habit.
+      if (predicate === 'uses' && vp.ability) predicate = 'has_skill';
+      // "switched to decaf": a drink switched to is drunk.
+      if (predicate === 'uses' && objects.length > 0 && objects.every((o) => DRINK.test(o.replace(/\s+(?:after|before|at|in the)\b.*$/i, '').replace(/s$/, '')))) predicate = 'drinks';
+      // "we left Dublin", "I'm not leaving Madrid": leaving a city is about where one lives, not an employer.
+      if (predicate === 'works_at' && /\b(?:leave|leaves|leaving|left)$/i.test(hit.raw) && objects.length > 0 && objects.every(isCityOrCountry)) {
+        predicate = 'lives_in';
+        itemNegated = false;
+        leftPlace = true;
+      }
+      // "got into Columbia for my master's" is an admission; "getting into birdwatching" a new pastime.
+      if (predicate === 'likes' && !itemNegated && /\b(?:get|gets|got|gotten|getting)\s+(?:really\s+)?into$/i.test(hit.raw)) {
+        if (objects.every((o) => /^\p{Lu}/u.test(o)) && STUDY_CONTEXT.test(text)) predicate = 'studies_at';
+        else if (objects.every((o) => /^[a-z]+ing\b/.test(o))) predicate = 'hobby';
+      }
       // "gave up oat milk", "cut out alcohol": what is given up is a drink when it names one.
       if (predicate === 'eats' && objects.every((o) => DRINK.test(o))) predicate = 'drinks';
       // "I don't like X (any more)" is a dislike; it also invalidates a live "likes X" as its opposite.
-      if (predicate === 'likes' && itemNegated) { predicate = 'dislikes'; itemNegated = false; }
+      // "not (really) into X" only denies the interest: NOT likes, not a dislike.
+      if (predicate === 'likes' && itemNegated && !/\binto$/i.test(hit.raw)) { predicate = 'dislikes'; itemNegated = false; }
       // "I used to love horror films", "used to smoke": a habit or taste that has ended is denied now.
       if (vp.time === 'used_to' && !itemNegated && HABITS.has(predicate)) itemNegated = true;
       const timing = resolveTiming(predicate, tense, mentions, ctx.referenceTime, neverClause && !noLonger);
+      // "we left Dublin in 2021": lived there until then; "we're leaving London": still lives there.
+      if (leftPlace) {
+        const completed = !vp.negated && (vp.time === 'past' || vp.time === 'perfect' || vp.time === 'past_perfect');
+        if (completed) Object.assign(timing, { tense: 'past', validTo: timing.validFrom, validFrom: null });
+        else Object.assign(timing, { tense: 'current', validFrom: null, validTo: null });
+      }
       // "Paris until 2014, then London until 2020": London starts where the previous clause ended.
       const unknownStart = timing.tense === 'past' && timing.validTo && (!timing.validFrom || timing.validFrom.getTime() === timing.validTo.getTime());
       if (unknownStart && ctx.previousDate && ctx.previousDate.getTime() < timing.validTo!.getTime()) timing.validFrom = ctx.previousDate;

@@ -1,6 +1,7 @@
 import nlp from 'compromise';
 import type { ExtractedFact, ExtractionInput, FactExtractor, SubjectType } from '../../types.js';
 import { normalizeObject, subjectKey } from '../normalize.js';
+import { ANY_OBJECT, familyOf } from '../taxonomy.js';
 import { ageFacts, introducedName } from './ages.js';
 import { impliedFacts } from './implied.js';
 import { analyzeClause, startsClauseFragment, startsWithTaxonomyVerb, startsWithVerbPhrase } from './clause.js';
@@ -8,6 +9,9 @@ import { readVerb } from './inflection.js';
 import { expandContractions } from './contractions.js';
 import { toExtractedFact, type FactDraft } from './draft.js';
 import { mentionedRelatives } from './relatives.js';
+import { cleanObject } from './object-sanity.js';
+import { nameEndedEmployer } from './ended-employer.js';
+import { wishedPlaces } from './wishes.js';
 import { rewriteReportedChange } from './reported-changes.js';
 import { profileLineFacts } from './profile-lines.js';
 import { correctTypos } from './typos.js';
@@ -62,6 +66,7 @@ const startsWithNameAndVerb = (text: string) => leadingName(text, startsWithVerb
 const containsVerb = (text: string) =>
   text.split(/\s+/).some((word) => /^(?:am|is|are|was|were|have|has|had|do|does|did|will|would|can)$/i.test(word) || readVerb(word.toLowerCase().replace(/[^a-z]/g, '')).some((r) => r.form !== 'gerund' && (/^[a-z]/.test(word) || r.form === 'past')));
 
+const NOT_ANY_MORE = /\b(?:but|and)\s+(?:(?:I|we)\s+(?:am|are|do|does)\s+|it\s+is\s+)?not\s+any\s?more\b/i;
 const NOT_MEANT = /\b(?:joking|jk|j\/k|kidding|just kidding|in my dreams|yeah right)\b/i;
 
 /** A clause that is only a name and a date after "then" ("then London until 2020"), or undefined. */
@@ -89,9 +94,35 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
   const seen = new Set<string>();
   let lastPerson: SubjectRef | undefined;
   const add = (draft: FactDraft) => {
+    // "my parents live in Milwaukee": a fact about each parent (a shared anniversary stays joint).
+    if (/^user['’]s parents$/i.test(draft.subject.subject) && draft.predicate !== 'anniversary') {
+      for (const parent of ["user's mother", "user's father"]) add({ ...draft, subject: { ...draft.subject, subject: parent } });
+      return;
+    }
+    // "my son Dara's got a nut allergy": the name, not "Dara's" ("'s" was "has").
+    if (/^\p{Lu}[\p{L}-]+['’]s$/u.test(draft.subject.subject)) draft = { ...draft, subject: { ...draft.subject, subject: draft.subject.subject.replace(/['’]s$/, '') } };
+    // "my dream is visit New York and Chicago": a wish to go is wants_to_visit each place.
+    const wished = draft.predicate === 'wants_to' && !draft.negated ? wishedPlaces(draft.object) : undefined;
+    if (wished) {
+      for (const place of wished.places) add({ ...draft, predicate: 'wants_to_visit', object: place });
+      if (wished.tripOnly) return;
+    }
     const fact = toExtractedFact(draft);
     // "my dad Brian's 70th": the name without its possessive.
     if (fact.family === 'people') fact.object = fact.object.replace(/['’]s$/, '');
+    const cleaned = cleanObject(fact.predicate, fact.object);
+    if (cleaned === undefined) return;
+    fact.object = cleaned;
+    // "my girlfriend and I broke up": the relation names no one; a denial ends whoever it is.
+    if (fact.family === 'people' && /^(?:my|our)\s+[a-z-]+$/i.test(fact.object)) {
+      if (!fact.negated) return;
+      fact.object = ANY_OBJECT;
+    }
+    // "Taylor Swift is playing Wembley": a performer named in full playing a capitalised venue is a gig, not a sport or game.
+    if (fact.predicate === 'plays' && fact.subjectType === 'person' && /^\p{Lu}\S*\s+\p{Lu}/u.test(fact.subject) && /^\p{Lu}/u.test(fact.object) && /\bplaying\b/i.test(draft.predicateRaw)) return;
+    // "my flight to delhi is on the 3rd": an event that is a journey is a trip to its destination.
+    const journey = (fact.predicate === 'attending' || fact.predicate === 'has_appointment') && !fact.negated ? /^(?:flight|train|ferry|coach|bus|drive|trip)\s+to\s+(.+)$/i.exec(fact.object) : null;
+    if (journey) Object.assign(fact, { predicate: 'trip_to', family: familyOf('trip_to'), object: journey[1] });
     const key = `${subjectKey(fact.subject)}|${fact.predicate}|${normalizeObject(fact.object)}|${fact.negated}`;
     if (seen.has(key)) return;
     seen.add(key);
@@ -99,11 +130,13 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
   };
 
   for (const block of userText(content)) {
-    const plain = expandContractions(correctTypos(stripMarkdown(block)));
+    // E-mail header lines ("To: HR", "Re: Address change", "Subject: ...") state nothing about the writer.
+    const plain = expandContractions(correctTypos(stripMarkdown(block))).replace(/^[ \t]*(?:to|from|cc|bcc|re|subject|sent)[ \t]*:.*$/gim, '');
     for (const raw of splitSentences(plain)) {
       if (isQuestionOrRequest(raw)) continue;
       // "(joking obviously)", "jk": what the sentence says is not meant.
       if (NOT_MEANT.test(raw)) continue;
+      const sentenceStart = facts.length;
       // Ages are read from the whole sentence; they replace the clause parser's reading for the same subject.
       const ages = ageFacts(raw);
       const agedSubjects = new Set(ages.map((a) => subjectKey(a.subject.subject)));
@@ -146,10 +179,14 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
       });
       profile.forEach(add);
       mentioned.forEach(add);
+      // "I was vegetarian for ten years but I'm not any more": the elliptical clause denies the past state now.
+      if (NOT_ANY_MORE.test(sentence)) {
+        for (const fact of facts.slice(sentenceStart)) if (fact.tense === 'past' && !fact.negated) Object.assign(fact, { negated: true, tense: 'current', validFrom: null, validTo: null });
+      }
     }
   }
   facts.push(...impliedFacts(facts));
-  return facts;
+  return nameEndedEmployer(facts, content);
 }
 
 export class RuleFactExtractor implements FactExtractor {

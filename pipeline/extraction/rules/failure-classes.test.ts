@@ -34,7 +34,7 @@ describe('failure classes of issue 8', () => {
 
   it('health: allergies, conditions, medication and dose, and a switch from one drug to another', () => {
     expect(shown("I'm allergic to shellfish")).toEqual(['user allergic_to shellfish']);
-    expect(shown('The user has a peanut allergy.')).toEqual(['user allergic_to peanut']);
+    expect(shown('The user has a peanut allergy.')).toEqual(['user allergic_to peanuts']);
     expect(shown('I take 75mcg levothyroxine every morning')).toEqual(['user takes_medication levothyroxine 75mcg']);
     expect(shown('The doctor switched me from ramipril to losartan 50mg')).toEqual(['user takes_medication losartan 50mg', 'user NOT takes_medication ramipril']);
   });
@@ -61,7 +61,7 @@ describe('failure classes of issue 8', () => {
 
   it('preferences with negation and change over time', () => {
     expect(shown('I no longer eat meat')).toEqual(['user NOT eats meat']);
-    expect(shown("I'm not into techno any more")).toEqual(['user dislikes techno']);
+    expect(shown("I'm not into techno any more")).toEqual(['user NOT likes techno']);
     expect(shown('I used to love board games')).toEqual(['user NOT likes board games']);
   });
 

@@ -13,14 +13,14 @@ function relation(words: string, predicate: string, canonical?: string) {
 }
 relation('wife|husband|spouse', 'married_to');
 relation('partner|girlfriend|boyfriend|fiance|fiancee|fiancé|fiancée', 'partner');
-relation('mother|mom|mum|mommy|mummy|mama', 'has_mother', 'mother');
-relation('father|dad|daddy|papa', 'has_father', 'father');
+relation('mother|mom|mum|mommy|mummy|mama|stepmom|stepmum|stepmother', 'has_mother', 'mother');
+relation('father|dad|daddy|papa|stepdad|stepfather', 'has_father', 'father');
 relation('sister|sis|big sister|little sister|older sister|younger sister|twin sister|baby sister|half-sister|stepsister', 'has_sister', 'sister');
 relation('brother|bro|big brother|little brother|older brother|younger brother|twin brother|baby brother|half-brother|stepbrother', 'has_brother', 'brother');
 relation('son|eldest son|youngest son|oldest son|stepson', 'has_son', 'son');
 relation('daughter|eldest daughter|youngest daughter|oldest daughter|stepdaughter', 'has_daughter', 'daughter');
 relation('kid|child|baby|toddler|eldest|youngest', 'has_child', 'child');
-relation('cousin|aunt|auntie|uncle|grandma|grandmother|granny|nana|grandpa|grandfather|grandad|granddad|niece|nephew|grandson|granddaughter|mother-in-law|father-in-law|sister-in-law|brother-in-law|stepmom|stepmother|stepdad|stepfather', 'has_relative');
+relation('cousin|aunt|auntie|uncle|grandma|grandmother|granny|nana|grandpa|grandfather|grandad|granddad|niece|nephew|grandson|granddaughter|mother-in-law|father-in-law|sister-in-law|brother-in-law', 'has_relative');
 relation('friend|best friend|close friend|old friend|good friend|bff|buddy|pal', 'has_friend', 'friend');
 relation('colleague|coworker|co-worker|workmate|teammate', 'has_colleague', 'colleague');
 relation('boss|manager|supervisor|line manager', 'has_manager', 'manager');

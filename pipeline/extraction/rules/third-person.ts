@@ -11,8 +11,17 @@ const REPORTING =
 const LEADING = new RegExp(String.raw`^(\s*(?:note|update|fyi|context|n\.?b\.?)?\s*[:,-]?\s*)${USER_NOUN}(?:\s*\([^)]*\))?(?:'s|’s)?\b`, 'i');
 const REPORTED = new RegExp(String.raw`^I\s+(?:(?:also|just|recently|today|again)\s+)?${REPORTING}(?:\s+that)?[\s,:]+(?:(?:she|he|they)\b\s*)?`, 'i');
 
+/**
+ * Forms and case notes name the user by a role, capitalised and without an article, after an optional
+ * "Warranty claim:" style label: "Applicant currently resides in Tempe", "Policyholder sold 2009 Honda
+ * Civic", "Customer purchased ...". The role counts as the user when a verb or adverb follows.
+ */
+const ROLE_LEAD = /^(\s*(?:[\p{L}/ -]{0,40}:\s*)?)(?:Applicant|Policyholder|Tenant|Candidate|Borrower|Claimant|Insured|Homeowner|Customer|Client|Patient|Member|Employee|Resident|Account holder)(?=\s+(?:currently|recently|now|still|also|just|has|is|was|had|sold|bought|got|left|took|paid|drove|won|lost|[a-z]+ed|[a-z]+s)\b)/u;
+
 /** The sentence in the first person when it is about "the user"; unchanged otherwise. */
 export function toFirstPerson(sentence: string): string {
+  const role = ROLE_LEAD.exec(sentence);
+  if (role && !LEADING.test(sentence)) sentence = `User${sentence.slice(role[0].length)}`;
   const lead = LEADING.exec(sentence);
   if (!lead) return sentence;
   const possessive = /(?:'s|’s)$/.test(lead[0]);
