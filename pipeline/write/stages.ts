@@ -239,6 +239,7 @@ export type PlacementResult =
 export async function placeFact(deps: Pick<PipelineDeps, 'store' | 'rules' | 'judge'>, p: FactPlacement): Promise<PlacementResult> {
   const { store } = deps;
   const ws = p.memory.workspaceId;
+  p = { ...p, fact: withUnknownStart(p.fact) };
   // A superseded fact ends where the new one starts, or where a past statement says it ended.
   const endsAt = p.fact.validTo ?? p.fact.validFrom;
   const existing = await store.facts.get(ws, p.factId);
@@ -315,6 +316,18 @@ export async function placeFact(deps: Pick<PipelineDeps, 'store' | 'rules' | 'ju
   await store.facts.insert(record);
   await invalidateFacts(store, ws, invalidate, endsAt, p.factId);
   return { kind: 'inserted', fact: record, invalidated: invalidate };
+}
+
+/** The valid_from of a past fact whose start was never stated: before any date a text can name. */
+export const UNKNOWN_START = '0001-01-01T00:00:00.000Z';
+
+/**
+ * "lived in Glasgow until 1985": only the end is known. The extractor dates such a fact at its end;
+ * stored that way it would be valid at no instant, so it starts at UNKNOWN_START (not stated) instead.
+ */
+export function withUnknownStart(fact: FactDraft): FactDraft {
+  if (fact.tense !== 'past' || !fact.validTo || Date.parse(fact.validFrom) < Date.parse(fact.validTo)) return fact;
+  return { ...fact, validFrom: UNKNOWN_START, validFromStated: false };
 }
 
 /** Cancels plans that have not started: each is closed at its own start and what it would have ended is reopened. */

@@ -49,6 +49,15 @@ describe('timeline rules', () => {
     expect(objectsAt(facts, 'attending', '2024-09-14T12:00:00Z')).toHaveLength(1);
   });
 
+  it('a past fact with only an end date is visible before that end, not after', async () => {
+    const facts = await run(['2023-11-20T09:00:00Z', 'my aunt Greta lived in Innsbruck till 1979']);
+    expect(objectsAt(facts, 'lives_in', '1972-03-01T00:00:00Z')).toEqual(['Innsbruck']);
+    expect(objectsAt(facts, 'lives_in', '1990-03-01T00:00:00Z')).toEqual([]);
+    const ended = await run(['2023-11-20T09:00:00Z', 'I worked at Nokia until 2009.']);
+    expect(objectsAt(ended, 'works_at', '2005-01-01T00:00:00Z')).toEqual(['Nokia']);
+    expect(objectsAt(ended, 'works_at', '2010-01-01T00:00:00Z')).toEqual([]);
+  });
+
   it('"In 2015 I lived in Rome" is visible as of 2015 and not now', async () => {
     const facts = await run(['2024-02-01T09:00:00Z', 'I live in Oslo.'], ['2024-02-02T09:00:00Z', 'In 2015 I lived in Rome.']);
     expect(objectsAt(facts, 'lives_in', '2015-06-01T00:00:00Z')).toEqual(['Rome']);
