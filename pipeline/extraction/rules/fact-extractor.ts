@@ -8,6 +8,7 @@ import { readVerb } from './inflection.js';
 import { expandContractions } from './contractions.js';
 import { toExtractedFact, type FactDraft } from './draft.js';
 import { mentionedRelatives } from './relatives.js';
+import { restate } from './restatements.js';
 import { rewriteReportedChange } from './reported-changes.js';
 import { profileLineFacts } from './profile-lines.js';
 import { correctTypos } from './typos.js';
@@ -110,7 +111,7 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
       const introduced = introducedName(raw);
       const sentenceDrafts = [...ages, ...(introduced ? [{ ...ages[0], predicate: 'name', predicateRaw: 'I am', object: introduced }] : [])];
       sentenceDrafts.forEach(add);
-      const sentence = rewriteReportedChange(toFirstPerson(raw))
+      const sentence = rewriteReportedChange(toFirstPerson(restate(raw)))
         // "The doctor switched me from A to B", "my GP put me on X": the change is the user's.
         .replace(/^(?:the |my )?(?:doctor|doc|gp|consultant|psychiatrist|specialist|nurse|dentist|they|she|he|dr\.? [A-Z][a-z]+)\s+(switched|moved|changed|put|started|upped|increased|reduced|lowered|took)\s+me\s+(?=from|to|on|off)/i, (_m, verb: string) => (/^(?:put|started)$/i.test(verb) ? 'I started ' : /^took$/i.test(verb) ? 'I came ' : `I ${verb} `))
         // "Before Arup I worked at Atkins": the leading phrase only dates the clause.
