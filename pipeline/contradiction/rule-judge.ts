@@ -77,7 +77,11 @@ export function namesSameThing(stored: string, denied: string): boolean {
   const words = (s: string) => s.split(' ').filter((w) => w && !['the', 'my', 'a', 'an', 'our'].includes(w));
   const storedWords = new Set(words(a).map(singular));
   const deniedWords = words(b).map(singular);
-  return deniedWords.length > 0 && deniedWords.every((w) => storedWords.has(w));
+  if (deniedWords.length > 0 && deniedWords.every((w) => storedWords.has(w))) return true;
+  // "sold the Leeds flat" also ends a plain "owns flat": the stored name is the denied one's head.
+  const storedList = words(a).map(singular);
+  const deniedSet = new Set(deniedWords);
+  return storedList.length > 0 && storedList.at(-1) === deniedWords.at(-1) && storedList.every((w) => deniedSet.has(w));
 }
 
 const singular = (w: string) => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w);

@@ -101,7 +101,7 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
 
   for (const block of userText(content)) {
     const plain = expandContractions(correctTypos(stripMarkdown(block)));
-    for (const raw of splitSentences(plain)) {
+    for (const raw of splitSentences(plain).flatMap(restate)) {
       if (isQuestionOrRequest(raw)) continue;
       // "(joking obviously)", "jk": what the sentence says is not meant.
       if (NOT_MEANT.test(raw)) continue;
@@ -111,7 +111,7 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
       const introduced = introducedName(raw);
       const sentenceDrafts = [...ages, ...(introduced ? [{ ...ages[0], predicate: 'name', predicateRaw: 'I am', object: introduced }] : [])];
       sentenceDrafts.forEach(add);
-      const sentence = rewriteReportedChange(toFirstPerson(restate(raw)))
+      const sentence = rewriteReportedChange(toFirstPerson(raw))
         // "The doctor switched me from A to B", "my GP put me on X": the change is the user's.
         .replace(/^(?:the |my )?(?:doctor|doc|gp|consultant|psychiatrist|specialist|nurse|dentist|they|she|he|dr\.? [A-Z][a-z]+)\s+(switched|moved|changed|put|started|upped|increased|reduced|lowered|took)\s+me\s+(?=from|to|on|off)/i, (_m, verb: string) => (/^(?:put|started)$/i.test(verb) ? 'I started ' : /^took$/i.test(verb) ? 'I came ' : `I ${verb} `))
         // "Before Arup I worked at Atkins": the leading phrase only dates the clause.

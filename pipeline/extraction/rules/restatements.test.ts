@@ -21,3 +21,30 @@ describe('chat phrasings of an update', () => {
     expect(read("heads up, I've taken my wife's surname so it is Jordan Okafor now")).toContain('name Jordan Okafor');
   });
 });
+
+describe('endings and replacements in chat form', () => {
+  it('a device that died and was replaced', () => {
+    expect(read('my kindle packed in so we replaced it with a Kobo Libra')).toEqual(expect.arrayContaining(['NOT uses kindle', 'uses Kobo Libra']));
+    expect(read('I swapped my Fitbit for a Garmin Venu')).toEqual(expect.arrayContaining(['NOT uses Fitbit', 'uses Garmin Venu']));
+  });
+
+  it('a car handed back and its replacement', () => {
+    expect(read('gave back the Passat, new lease car is a Skoda Enyaq')).not.toContain('drives Passat');
+    expect(read('handed back the Passat and the new lease car is a Skoda Enyaq')).toEqual(expect.arrayContaining(['NOT drives Passat', 'drives Skoda Enyaq']));
+  });
+
+  it('a closed account and a completed sale end what they name', () => {
+    expect(read('finally closed my natwest account')).toContain('NOT banks_with natwest');
+    expect(read('we completed the sale of our cottage yesterday')).toContain('NOT owns cottage');
+  });
+
+  it('moving out of one field or town and into another', () => {
+    expect(read('my sister has moved out of marketing and into teaching')).toEqual(expect.arrayContaining(['NOT works_in marketing', 'works_in teaching']));
+    expect(read("My dad has moved out of Swindon and into a care home in Reading.")).toEqual(expect.arrayContaining(['NOT lives_in Swindon', 'lives_in Reading']));
+  });
+
+  it('a denial without its subject', () => {
+    expect(read('not going swimming any more, the pool shut')).not.toContain('hobby swimming');
+    expect(read('no longer playing the cello')).toContain('NOT plays cello');
+  });
+});

@@ -11,9 +11,55 @@ const NEW_FAVOURITE = /^(?:(?:ok|okay|so|well)\s+)?(?:(?:my|our)\s+)?new\s+(favo
 const FAVOURITE_ALWAYS = /^(?:(?:my|our)\s+)?(favou?rite\s+[\p{L}]+)(?:['’]s|\s+has|\s+have)\s+(?:always\s+|probably\s+|forever\s+)?been\s+/iu;
 const NEW_NAME = /\b(?:took|taken|taking|changed|changing|went back to|gone back to)\b.*\b(?:sur)?name\b.*?\b(?:so\s+|and\s+)?(?:it\s+is|it['’]s|its|i\s+am|i['’]m|now)\s+(?:now\s+)?([A-Z][\p{L}'’-]+(?:\s+[A-Z][\p{L}'’-]+)+)/u;
 
-export function restate(sentence: string): string {
+/** Fields of work: "moved out of finance and into education" is a change of field, not of home. */
+const FIELD = /^(?:the\s+)?(?:finance|banking|education|teaching|tech|technology|it|marketing|sales|law|legal|healthcare|health care|medicine|retail|hospitality|consulting|consultancy|accounting|accountancy|journalism|media|publishing|insurance|construction|engineering|nursing|academia|research|government|politics|the civil service|civil service|hr|human resources|recruitment|recruiting|pharma|logistics|manufacturing|real estate|property|advertising|design|social work|social care|charity|the charity sector|nonprofit|non-profit|fashion|music|film|tv|gaming|software|data|science|policing|the police|the military|the army|the nhs)(?:\s+(?:sector|industry|world))?$/i;
+
+const THING = String.raw`(?:(?:my|our|the|a|an)\s+)?(?:old\s+|trusty\s+)?([\p{L}\d][\p{L}\d'’&-]*(?:\s+[\p{L}\d][\p{L}\d'’&-]*){0,3}?)`;
+/** "my thinkpad died so I replaced it with a MacBook Air", "replaced my Kindle with a Kobo". */
+const REPLACED_IT = new RegExp(String.raw`^(?:I\s+)?(?:my|our|the)\s+([\p{L}\d][\p{L}\d'’&-]*(?:\s+[\p{L}\d][\p{L}\d'’&-]*){0,2}?)\s+(?:finally\s+|just\s+|completely\s+)?(?:died|broke|packed\s+(?:in|up)|gave\s+(?:up|out)|is\s+dead|was\s+stolen|got\s+stolen)\b.*?\b(?:so\s+)?(?:I|we)\s+(?:have\s+)?(?:just\s+)?(?:replaced|swapped)\s+it\s+(?:with|for)\s+${THING}\s*$`, 'iu');
+const REPLACED_MY = new RegExp(String.raw`^(?:I|we)\s+(?:have\s+)?(?:just\s+|finally\s+)?(?:replaced|swapped)\s+${THING}\s+(?:with|for)\s+${THING}\s*$`, 'iu');
+/** "handed back the BMW and the new company car is an Audi A4". */
+const HANDED_BACK = new RegExp(String.raw`^(?:I\s+|we\s+)?(?:have\s+)?(?:just\s+)?(?:handed|gave|given|took|taken)\s+back\s+${THING}(?:\s+and\s+(?:the|my|our)\s+new\s+(?:company\s+|lease\s+|work\s+)?car\s+is\s+${THING})?\s*$`, 'iu');
+/** "closed my barclays account", "closed the Nationwide account". */
+const CLOSED_ACCOUNT = /\bclosed\s+(?:my|our|the)\s+([\p{L}&'’ ]+?)\s+(?:bank\s+|current\s+|savings\s+)?account\b/iu;
+/** "Completed on the sale of the Leeds flat": a sale that went through. */
+const SALE_COMPLETED = /^(?:(?:I|we)\s+(?:have\s+)?)?(?:finally\s+|just\s+)?(?:completed|closed)\s+(?:on\s+)?the\s+sale\s+of\s+(?:the|my|our)\s+([\p{L}\d'’ -]+?)(?=\s+(?:today|yesterday|this|last|on)\b|[,;.]|$)/iu;
+/** "moved out of finance and into education", "the user's mother has moved out of Bath and into ... in Bristol". */
+const OUT_AND_INTO = /^(.*?)\b(?:has\s+|have\s+)?moved\s+out\s+of\s+(?:the\s+)?([\p{L}][\p{L}'’ -]*?)\s+and\s+into\s+(.+?)\s*$/iu;
+/** "not playing piano any more": chat drops the subject of a denial. */
+const BARE_DENIAL = /^(?:not|no\s+longer)\s+(?=\p{L}+ing\b)/iu;
+/** "retrained as a primary teacher" after a dash or comma. */
+const RETRAINED = /\s*[-–—,;]\s*(?:I\s+(?:have\s+)?)?(retrained|requalified|qualified|trained)\s+as\s+/iu;
+
+const subjectOf = (lead: string) => {
+  const s = lead.trim().replace(/\s+(?:has|have|had)$/i, '').trim();
+  return s === '' ? 'I' : s;
+};
+
+/** One sentence in, the plain sentences the clause parser reads out (usually the same one). */
+export function restate(sentence: string): string[] {
   const name = NEW_NAME.exec(sentence);
-  if (name) return `my name is ${name[1]}`;
-  const trimmed = sentence.trim().replace(INTERJECTION, '');
-  return trimmed.replace(NEW_FAVOURITE, (_m, head: string) => `my ${head} is `).replace(FAVOURITE_ALWAYS, (_m, head: string) => `my ${head} is `);
+  if (name) return [`my name is ${name[1]}`];
+  let s = sentence.trim().replace(INTERJECTION, '');
+  s = s.replace(NEW_FAVOURITE, (_m, head: string) => `my ${head} is `).replace(FAVOURITE_ALWAYS, (_m, head: string) => `my ${head} is `);
+  const body = s.replace(/[.!]+$/, '');
+  const replacedIt = REPLACED_IT.exec(body) ?? REPLACED_MY.exec(body);
+  if (replacedIt) return [`I no longer use ${replacedIt[1]}`, `I use ${replacedIt[2]}`];
+  const handed = HANDED_BACK.exec(body);
+  if (handed) return [`I no longer drive ${handed[1]}`, ...(handed[2] ? [`I drive ${handed[2]}`] : [])];
+  const sale = SALE_COMPLETED.exec(body);
+  if (sale) return [`I sold the ${sale[1]}`, body.slice(sale.index + sale[0].length).replace(/^[\s,;]+/, '')].filter((x) => x.length > 0);
+  const out = OUT_AND_INTO.exec(body);
+  if (out) {
+    const who = subjectOf(out[1]);
+    const verb = who === 'I' || /^we$/i.test(who) ? '' : 's';
+    const [head, ...tail] = out[3].split(RETRAINED);
+    const extra = tail.length >= 2 ? [`I am ${tail[1]}`] : [];
+    if (FIELD.test(out[2].trim())) return [`${who} no longer work${verb} in ${out[2]}`, `${who} work${verb} in ${head}`, ...extra];
+    const place = /\bin\s+([A-Z][\p{L}'’-]*(?:\s+[A-Z][\p{L}'’-]*)*)\s*$/u.exec(head)?.[1] ?? (/^[A-Z]/.test(head) ? head : undefined);
+    return [`${who} no longer live${verb} in ${out[2]}`, ...(place ? [`${who} live${verb} in ${place}`] : []), ...extra];
+  }
+  const closed = CLOSED_ACCOUNT.exec(body);
+  if (closed) return [`I no longer bank with ${closed[1]}`];
+  return [s.replace(BARE_DENIAL, 'I am not ')];
 }
