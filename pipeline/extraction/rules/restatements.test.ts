@@ -47,4 +47,12 @@ describe('endings and replacements in chat form', () => {
     expect(read('not going swimming any more, the pool shut')).not.toContain('hobby swimming');
     expect(read('no longer playing the cello')).toContain('NOT plays cello');
   });
+
+  it('engaged now and married from the stated date', () => {
+    expect(read('Leon and I are getting married on 3 August!!')).toEqual(expect.arrayContaining(['married_to Leon', 'partner Leon']));
+  });
+
+  it('giving one thing up for another ends the first under the second verb', () => {
+    expect(read('gave up on the violin and started playing the ukulele instead')).toEqual(expect.arrayContaining(['NOT plays violin', 'plays ukulele']));
+  });
 });

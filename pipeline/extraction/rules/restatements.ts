@@ -36,6 +36,11 @@ const subjectOf = (lead: string) => {
   return s === '' ? 'I' : s;
 };
 
+/** "Tom and I are getting married on 21 September": engaged now, married from the date. */
+const GETTING_MARRIED = /^([A-Z][\p{L}'’-]+)\s+and\s+(?:I|me)\s+(?:are|r)\s+(?:getting\s+married|tying\s+the\s+knot)\b(.*)$/u;
+/** "Gave up on Python for now and started learning Spanish instead": the second verb names what ended. */
+const GAVE_UP_FOR = /^(?:I\s+)?(?:have\s+)?(?:gave|given|give)\s+up\s+(?:on\s+)?(?:the\s+|my\s+)?(.+?)(?:\s+for\s+now)?\s+and\s+(?:have\s+)?(?:started|began|begun|am\s+now|now)\s+(\p{L}+ing)\s+(.+?)(?:\s+instead)?\s*$/iu;
+
 /** One sentence in, the plain sentences the clause parser reads out (usually the same one). */
 export function restate(sentence: string): string[] {
   const name = NEW_NAME.exec(sentence);
@@ -59,6 +64,10 @@ export function restate(sentence: string): string[] {
     const place = /\bin\s+([A-Z][\p{L}'’-]*(?:\s+[A-Z][\p{L}'’-]*)*)\s*$/u.exec(head)?.[1] ?? (/^[A-Z]/.test(head) ? head : undefined);
     return [`${who} no longer live${verb} in ${out[2]}`, ...(place ? [`${who} live${verb} in ${place}`] : []), ...extra];
   }
+  const married = GETTING_MARRIED.exec(body);
+  if (married) return [`I am getting married to ${married[1]}${married[2]}`, `${married[1]} and I got engaged`];
+  const gaveUp = GAVE_UP_FOR.exec(body);
+  if (gaveUp) return [`I am not ${gaveUp[2]} ${gaveUp[1]} any more`, `I am ${gaveUp[2]} ${gaveUp[3]}`];
   const closed = CLOSED_ACCOUNT.exec(body);
   if (closed) return [`I no longer bank with ${closed[1]}`];
   return [s.replace(BARE_DENIAL, 'I am not ')];
