@@ -41,6 +41,43 @@ const GETTING_MARRIED = /^([A-Z][\p{L}'’-]+)\s+and\s+(?:I|me)\s+(?:are|r)\s+(?
 /** "Gave up on Python for now and started learning Spanish instead": the second verb names what ended. */
 const GAVE_UP_FOR = /^(?:I\s+)?(?:have\s+)?(?:gave|given|give)\s+up\s+(?:on\s+)?(?:the\s+|my\s+)?(.+?)(?:\s+for\s+now)?\s+and\s+(?:have\s+)?(?:started|began|begun|am\s+now|now)\s+(\p{L}+ing)\s+(.+?)(?:\s+instead)?\s*$/iu;
 
+const PLACE = String.raw`([A-Z\p{Ll}][\p{L}'’-]*(?:\s+[A-Z][\p{L}'’-]*){0,2})`;
+const capitalised = (w: string) => w.replace(/(^|\s)(\p{Ll})/gu, (_m, sp: string, c: string) => sp + c.toUpperCase());
+const NOT_PLACES = /^(?:road|school|work|business|day|camping|ski|skiing|fishing|family|weekend|shopping|field|boys|girls|girls'|lads|stag|hen|solo|big|little|last|next|first|this|that|the|a|my|our|work's|team)$/i;
+/** "Got a GP appointment on Tuesday", "booked a dentist appointment for the 3rd": a chat note of an appointment. */
+const GOT_APPOINTMENT = /^(?:(?:I|we)\s+(?:have\s+)?)?(?:just\s+)?(?:got|booked|made|have)\s+(?:a|an|my|the)\s+((?:[\p{L}'’-]+\s+){1,2}(?:appointment|appt|consultation|check-?up))\b(.*)$/iu;
+/** "dentist on may 14 at 10am, remind me the day before": an appointment noted as a bare noun and a date. */
+const BARE_APPOINTMENT = /^(dentist|doctor|gp|physio|physiotherapist|optician|vet|hairdresser|barber|dermatologist|therapist|osteopath|chiropractor|nurse)\s+((?:on|at|tomorrow|next|this|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b.*?)(?:[,;]\s*(?:can you|could you|please|pls|remind|set|add|put)\b.*)?$/iu;
+/** "Trip to Japan in October", "iceland trip next month": a trip noted without a verb. */
+const BARE_TRIP = new RegExp(String.raw`^(?:(?:a|the|our|my)\s+)?(?:trip|holiday|flight|flights)\s+to\s+${PLACE}\s+((?:in|on|next|this|from|at\s+the\s+end\s+of)\b.*)$`, 'u');
+const PLACE_TRIP = new RegExp(String.raw`^${PLACE}\s+(?:trip|holiday)\s+((?:in|on|next|this|from)\b.*)$`, 'iu');
+/** "ok booked it, Seoul November 8 to 15": a booking that names the place and the dates. */
+const BOOKED_PLACE = /^(?:(?:ok|okay|so|right|well)\s+)?(?:(?:I|we)\s+(?:have\s+)?)?(?:booked(?:\s+it)?|it\s+is\s+booked|all\s+booked|flights\s+booked)[,:!;—–-]+\s*([A-Z][\p{L}'’-]*(?:\s+[A-Z][\p{L}'’-]*)?)[,:]?\s+(\S.*\d.*)$/u;
+/** "Had to cancel the Japan trip": the user's own cancellation (a bare "cancel the ..." is a request to the assistant). */
+const HAD_TO_CANCEL = /^(?:(?:I|we)\s+)?(?:had|have|having)\s+to\s+cancel\s+(the|my|our)\s+(.+)$/iu;
+/** "The clinic cancelled the user's physio appointment": someone else cancelled it. */
+const THEY_CANCELLED = /^(?:the\s+)?(?:clinic|surgery|dentist|hospital|practice|doctor|gp|venue|organisers|organizers|airline|hotel|school|office|they|he|she)\s+(?:has\s+|have\s+)?(?:just\s+)?(?:cancelled|canceled|called\s+off)\s+(?:the\s+user['’]s|my|our|the|his|her|their)\s+(.+?)(?:\s*[;,].*)?$/iu;
+/** "dentist rang, they've moved me to the 28th of may": a provider moved the appointment. */
+const THEY_MOVED = /^(?:the\s+)?(\p{L}+)\s+(?:rang|called|phoned|emailed|texted)[,;:]?\s+(?:and\s+)?(?:they|she|he)\s+(?:have\s+|has\s+)?(?:moved|rescheduled|pushed|changed|put)\s+(?:me|it|us|my\s+appointment)\s+(?:back\s+|forward\s+)?(?:to|for)\s+(.+?)(?:[,;]\s*same\s+time)?$/iu;
+
+function eventRestatement(body: string): string[] | undefined {
+  const got = GOT_APPOINTMENT.exec(body);
+  if (got) return [`I have a ${got[1]}${got[2]}`];
+  const bare = BARE_APPOINTMENT.exec(body);
+  if (bare) return [`I have a ${bare[1]} appointment ${bare[2]}`];
+  const moved = THEY_MOVED.exec(body);
+  if (moved) return [`my ${moved[1]} appointment has been moved to ${moved[2]}`];
+  const trip = BARE_TRIP.exec(body) ?? PLACE_TRIP.exec(body);
+  if (trip && !NOT_PLACES.test(trip[1])) return [`I am going to ${capitalised(trip[1])} ${trip[2]}`];
+  const booked = BOOKED_PLACE.exec(body);
+  if (booked) return [`I am going to ${booked[1]} ${booked[2]}`];
+  const cancelled = HAD_TO_CANCEL.exec(body);
+  if (cancelled) return [`I cancelled ${cancelled[1]} ${cancelled[2]}`];
+  const theirs = THEY_CANCELLED.exec(body);
+  if (theirs) return [`my ${theirs[1]} is cancelled`];
+  return undefined;
+}
+
 /** One sentence in, the plain sentences the clause parser reads out (usually the same one). */
 export function restate(sentence: string): string[] {
   const name = NEW_NAME.exec(sentence);
@@ -48,6 +85,8 @@ export function restate(sentence: string): string[] {
   let s = sentence.trim().replace(INTERJECTION, '');
   s = s.replace(NEW_FAVOURITE, (_m, head: string) => `my ${head} is `).replace(FAVOURITE_ALWAYS, (_m, head: string) => `my ${head} is `);
   const body = s.replace(/[.!]+$/, '');
+  const event = eventRestatement(body);
+  if (event) return event;
   const replacedIt = REPLACED_IT.exec(body) ?? REPLACED_MY.exec(body);
   if (replacedIt) return [`I no longer use ${replacedIt[1]}`, `I use ${replacedIt[2]}`];
   const handed = HANDED_BACK.exec(body);
