@@ -180,3 +180,10 @@ describe('a denial naming the thing more fully than the stored fact', () => {
     expect(d).toEqual({ kind: 'retract', invalidate: [] });
   });
 });
+
+describe('a visit completes the planned trip', () => {
+  it('"visited Oslo" ends a trip to Oslo that has begun, not one to Bergen', () => {
+    const d = decideByRules(incoming('visited', 'Oslo', '2024-05-20', 4), [live('t', 'trip_to', 'Oslo', '2024-05-10', 2), live('b', 'trip_to', 'Bergen', '2024-05-10', 2)]);
+    expect(d).toEqual({ kind: 'insert', invalidate: ['t'] });
+  });
+});

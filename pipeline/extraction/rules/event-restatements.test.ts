@@ -25,4 +25,13 @@ describe('events noted in chat shorthand', () => {
     expect(read('cancel the reminder about the Porto trip')).toEqual([]);
     expect(read('road trip next month')).toEqual([]);
   });
+
+  it('an appointment named by whom it is with', () => {
+    expect(read('my appointment with the podiatrist is on 12 March')).toContain('has_appointment podiatrist appointment 2024-03-12');
+  });
+
+  it('"His"/"Her" opening a sentence of an agent note is the user\'s', () => {
+    expect(read('The user works nights. Her brother lives in Derby.')).toContain("lives_in Derby -");
+    expect(extractFactsWithRules({ content: 'The user works nights. Her brother lives in Derby.', referenceTime: new Date('2024-03-04T10:00:00Z') }).find((f) => f.predicate === 'lives_in')?.subject).toBe("user's brother");
+  });
 });

@@ -101,7 +101,8 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
 
   for (const block of userText(content)) {
     const plain = expandContractions(correctTypos(stripMarkdown(block)));
-    for (const raw of splitSentences(plain).flatMap(restate)) {
+    const agentNote = /\b(?:the )?user(?:'s)?\b/i.test(plain) && !/^\s*user:/im.test(plain);
+    for (const raw of splitSentences(plain).flatMap((s) => restate(s, agentNote))) {
       if (isQuestionOrRequest(raw)) continue;
       // "(joking obviously)", "jk": what the sentence says is not meant.
       if (NOT_MEANT.test(raw)) continue;

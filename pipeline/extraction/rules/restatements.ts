@@ -49,7 +49,7 @@ const GOT_APPOINTMENT = /^(?:(?:I|we)\s+(?:have\s+)?)?(?:just\s+)?(?:got|booked|
 /** "dentist on may 14 at 10am, remind me the day before": an appointment noted as a bare noun and a date. */
 const BARE_APPOINTMENT = /^(dentist|doctor|gp|physio|physiotherapist|optician|vet|hairdresser|barber|dermatologist|therapist|osteopath|chiropractor|nurse)\s+((?:on|at|tomorrow|next|this|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b.*?)(?:[,;]\s*(?:can you|could you|please|pls|remind|set|add|put)\b.*)?$/iu;
 /** "Trip to Japan in October", "iceland trip next month": a trip noted without a verb. */
-const BARE_TRIP = new RegExp(String.raw`^(?:(?:a|the|our|my)\s+)?(?:trip|holiday|flight|flights)\s+to\s+${PLACE}\s+((?:in|on|next|this|from|at\s+the\s+end\s+of)\b.*)$`, 'u');
+const BARE_TRIP = new RegExp(String.raw`^(?:(?:a|the|our|my)\s+)?(?:trip|holiday|flight|flights)\s+to\s+${PLACE}\s+((?:in|on|next|this|from|at\s+the\s+end\s+of)\b.*)$`, 'iu');
 const PLACE_TRIP = new RegExp(String.raw`^${PLACE}\s+(?:trip|holiday)\s+((?:in|on|next|this|from)\b.*)$`, 'iu');
 /** "ok booked it, Seoul November 8 to 15": a booking that names the place and the dates. */
 const BOOKED_PLACE = /^(?:(?:ok|okay|so|right|well)\s+)?(?:(?:I|we)\s+(?:have\s+)?)?(?:booked(?:\s+it)?|it\s+is\s+booked|all\s+booked|flights\s+booked)[,:!;—–-]+\s*([A-Z][\p{L}'’-]*(?:\s+[A-Z][\p{L}'’-]*)?)[,:]?\s+(\S.*\d.*)$/u;
@@ -60,6 +60,9 @@ const THEY_CANCELLED = /^(?:the\s+)?(?:clinic|surgery|dentist|hospital|practice|
 /** "dentist rang, they've moved me to the 28th of may": a provider moved the appointment. */
 const THEY_MOVED = /^(?:the\s+)?(\p{L}+)\s+(?:rang|called|phoned|emailed|texted)[,;:]?\s+(?:and\s+)?(?:they|she|he)\s+(?:have\s+|has\s+)?(?:moved|rescheduled|pushed|changed|put)\s+(?:me|it|us|my\s+appointment)\s+(?:back\s+|forward\s+)?(?:to|for)\s+(.+?)(?:[,;]\s*same\s+time)?$/iu;
 
+/** "My appointment with the optician is on 2 July": the appointment is named by whom it is with. */
+const APPOINTMENT_WITH = /\b(my|an|a|the|our)\s+appointment\s+with\s+(?:the|my|a|an|our)\s+(\p{L}+)\b/giu;
+
 function eventRestatement(body: string): string[] | undefined {
   const got = GOT_APPOINTMENT.exec(body);
   if (got) return [`I have a ${got[1]}${got[2]}`];
@@ -68,7 +71,7 @@ function eventRestatement(body: string): string[] | undefined {
   const moved = THEY_MOVED.exec(body);
   if (moved) return [`my ${moved[1]} appointment has been moved to ${moved[2]}`];
   const trip = BARE_TRIP.exec(body) ?? PLACE_TRIP.exec(body);
-  if (trip && !NOT_PLACES.test(trip[1])) return [`I am going to ${capitalised(trip[1])} ${trip[2]}`];
+  if (trip && !NOT_PLACES.test(trip[1])) return [`I am going to ${capitalised(trip[1])} ${trip[2].split(/\s*[,;]\s*/)[0]}`];
   const booked = BOOKED_PLACE.exec(body);
   if (booked) return [`I am going to ${booked[1]} ${booked[2]}`];
   const cancelled = HAD_TO_CANCEL.exec(body);
@@ -79,11 +82,14 @@ function eventRestatement(body: string): string[] | undefined {
 }
 
 /** One sentence in, the plain sentences the clause parser reads out (usually the same one). */
-export function restate(sentence: string): string[] {
+export function restate(sentence: string, agentNote = false): string[] {
   const name = NEW_NAME.exec(sentence);
   if (name) return [`my name is ${name[1]}`];
   let s = sentence.trim().replace(INTERJECTION, '');
   s = s.replace(NEW_FAVOURITE, (_m, head: string) => `my ${head} is `).replace(FAVOURITE_ALWAYS, (_m, head: string) => `my ${head} is `);
+  s = s.replace(APPOINTMENT_WITH, (_m, det: string, who: string) => `${/^an?$/i.test(det) ? 'a' : det} ${who} appointment`);
+  // Agent notes about "the user": a sentence opening with "His"/"Her"/"Their" speaks of the user's people.
+  if (agentNote) s = s.replace(/^(?:His|Her|Their)\s+(?=\p{Ll})/u, "The user's ");
   const body = s.replace(/[.!]+$/, '');
   const event = eventRestatement(body);
   if (event) return event;

@@ -56,6 +56,17 @@ describe('timeline rules', () => {
     expect(objectsAt(facts, 'partner', '2024-05-01T00:00:00Z')).toEqual(['Sam']);
   });
 
+  it('coming back from a planned trip ends the plan and keeps the visit', async () => {
+    const facts = await run(['2024-02-01T09:00:00Z', 'lisbon trip on 10 March!'], ['2024-03-20T09:00:00Z', 'just got back from Lisbon, legs destroyed']);
+    expect(objectsAt(facts, 'trip_to', '2024-04-01T00:00:00Z')).toEqual([]);
+    expect(objectsAt(facts, 'visited', '2024-04-01T00:00:00Z')).toEqual(['Lisbon']);
+  });
+
+  it('a clinic cancelling an appointment named by its short form cancels it', async () => {
+    const facts = await run(['2024-02-01T09:00:00Z', 'The user has a physiotherapy appointment on 9 March.'], ['2024-02-20T09:00:00Z', 'The clinic cancelled the user\'s physio appointment.']);
+    expect(objectsAt(facts, 'has_appointment', '2024-03-09T12:00:00Z')).toEqual([]);
+  });
+
   it('a past fact with only an end date is visible before that end, not after', async () => {
     const facts = await run(['2023-11-20T09:00:00Z', 'my aunt Greta lived in Innsbruck till 1979']);
     expect(objectsAt(facts, 'lives_in', '1972-03-01T00:00:00Z')).toEqual(['Innsbruck']);
