@@ -55,4 +55,14 @@ describe('endings and replacements in chat form', () => {
   it('giving one thing up for another ends the first under the second verb', () => {
     expect(read('gave up on the violin and started playing the ukulele instead')).toEqual(expect.arrayContaining(['NOT plays violin', 'plays ukulele']));
   });
+
+  it('an outstanding balance means the loan is there; paying it off ends it', () => {
+    expect(read('still got around 3k left on the student loan')).toContain('has_loan student loan');
+  });
+
+  it('a subjectless switch between devices, but not a journey', () => {
+    expect(read('went from a Galaxy S21 to an iPhone 15, regret nothing')).toEqual(expect.arrayContaining(['NOT uses Galaxy S21', 'uses iPhone 15']));
+    expect(read('went from Leeds to York on the train')).not.toContain('uses York');
+    expect(read("I'm on a Pixel 7")).toContain('uses Pixel 7');
+  });
 });

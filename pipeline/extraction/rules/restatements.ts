@@ -81,6 +81,14 @@ function eventRestatement(body: string): string[] | undefined {
   return undefined;
 }
 
+/** "Still have about 8k left on my car loan": an outstanding balance means the loan is there. */
+const BALANCE_LEFT = /^(?:(?:I|we)\s+)?(?:still\s+)?(?:have|got|owe)\s+(?:about\s+|around\s+|roughly\s+|nearly\s+|~)?[£$€]?\d[\d.,]*\s*(?:k|grand|thousand)?\s+(?:left\s+)?(?:to\s+pay\s+)?(?:on|off)\s+(?:my|our|the)\s+((?:[\p{L}-]+\s+){0,2}(?:loan|mortgage))\b/iu;
+/** "Went from the iPhone 12 to a Pixel 8": a subjectless switch between two named things. */
+const WENT_FROM = /^(?:(?:I|we)\s+)?(?:[Ww]ent|[Mm]oved|[Ss]witched|[Cc]hanged)\s+from\s+(?:the\s+|my\s+|an?\s+)?([\p{L}][\p{L}\d'’-]*(?:\s+[\p{L}\d'’-]+){0,2}?)\s+to\s+(?:the\s+|an?\s+)?([\p{L}][\p{L}\d'’-]*(?:\s+[\p{L}\d'’-]+){0,2})\s*(?:[,;—–-].*)?$/u;
+const DEVICE_BRAND = /^(?:iPhone|iPad|Pixel|Galaxy|Samsung|OnePlus|Xiaomi|Motorola|Nokia|Android|MacBook|Mac|ThinkPad|Chromebook|Surface|Kindle|Kobo|Garmin|Fitbit|Apple Watch)\b/u;
+/** "I'm on an iPhone 12": the device the user is on. */
+const ON_DEVICE = /^(?:I\s+am|I['’]m)\s+(?:still\s+)?on\s+(?:an?|the)\s+((?:iPhone|iPad|Pixel|Galaxy|Samsung|OnePlus|Xiaomi|Motorola|Nokia|Android|MacBook|Mac|ThinkPad|Chromebook|Surface|Kindle)(?:\s+[\p{L}\d+]+){0,2})\s*$/u;
+
 /** One sentence in, the plain sentences the clause parser reads out (usually the same one). */
 export function restate(sentence: string, agentNote = false): string[] {
   const name = NEW_NAME.exec(sentence);
@@ -109,6 +117,13 @@ export function restate(sentence: string, agentNote = false): string[] {
     const place = /\bin\s+([A-Z][\p{L}'’-]*(?:\s+[A-Z][\p{L}'’-]*)*)\s*$/u.exec(head)?.[1] ?? (/^[A-Z]/.test(head) ? head : undefined);
     return [`${who} no longer live${verb} in ${out[2]}`, ...(place ? [`${who} live${verb} in ${place}`] : []), ...extra];
   }
+  const balance = BALANCE_LEFT.exec(body);
+  if (balance) return [`I have a ${balance[1]}`];
+  const went = WENT_FROM.exec(body);
+  // Only products (a model number or a device brand): "went from London to Leeds" is a journey.
+  if (went && [went[1], went[2]].every((x) => /\d/.test(x) || DEVICE_BRAND.test(x))) return [`I switched from ${went[1]} to ${went[2]}`];
+  const device = ON_DEVICE.exec(body);
+  if (device) return [`I use an ${device[1]}`];
   const married = GETTING_MARRIED.exec(body);
   if (married) return [`I am getting married to ${married[1]}${married[2]}`, `${married[1]} and I got engaged`];
   const gaveUp = GAVE_UP_FOR.exec(body);
