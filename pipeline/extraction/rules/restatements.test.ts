@@ -65,4 +65,13 @@ describe('endings and replacements in chat form', () => {
     expect(read('went from Leeds to York on the train')).not.toContain('uses York');
     expect(read("I'm on a Pixel 7")).toContain('uses Pixel 7');
   });
+
+  it('a new favourite that replaced the old one, and emphasis that is no part of a name', () => {
+    expect(read('honestly, Sabrina Carpenter has overtaken Taylor Swift as my favourite singer')).toContain('favorite_music Sabrina Carpenter');
+    expect(read('fave film is Paddington 2 forever')).toContain('favorite_movie Paddington 2');
+  });
+
+  it('signing up for an event is attending it', () => {
+    expect(read('registered for the Bristol half marathon on 12 May')).toContain('attending Bristol half marathon');
+  });
 });

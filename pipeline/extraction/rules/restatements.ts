@@ -89,12 +89,19 @@ const DEVICE_BRAND = /^(?:iPhone|iPad|Pixel|Galaxy|Samsung|OnePlus|Xiaomi|Motoro
 /** "I'm on an iPhone 12": the device the user is on. */
 const ON_DEVICE = /^(?:I\s+am|I['’]m)\s+(?:still\s+)?on\s+(?:an?|the)\s+((?:iPhone|iPad|Pixel|Galaxy|Samsung|OnePlus|Xiaomi|Motorola|Nokia|Android|MacBook|Mac|ThinkPad|Chromebook|Surface|Kindle)(?:\s+[\p{L}\d+]+){0,2})\s*$/u;
 
+/** "signed up for the EU grants webinar on 25 June": registering for an event is attending it. */
+const SIGNED_UP = /^(?:(?:I|we)\s+(?:have\s+)?)?(?:just\s+)?(?:signed\s+up|registered|enrolled|entered)\s+(?:for|in|into)\s+(the|a|an)\s+((?:[\p{L}\d'’-]+\s+){0,4}(?:webinar|conference|workshop|talk|meetup|summit|hackathon|race|marathon|half\s+marathon|10k|5k|triathlon|tournament|competition))\b(.*)$/iu;
+/** "boygenius replaced arctic monkeys as my favourite band": the new favourite. */
+const REPLACED_AS_FAVOURITE = /^(.+?)\s+(?:has\s+)?(?:replaced|overtook|overtaken|took\s+over\s+from)\s+.+?\s+as\s+(?:my|our)\s+(favou?rite\s+[\p{L}]+)\s*$/iu;
+
 /** One sentence in, the plain sentences the clause parser reads out (usually the same one). */
 export function restate(sentence: string, agentNote = false): string[] {
   const name = NEW_NAME.exec(sentence);
   if (name) return [`my name is ${name[1]}`];
   let s = sentence.trim().replace(INTERJECTION, '');
   s = s.replace(NEW_FAVOURITE, (_m, head: string) => `my ${head} is `).replace(FAVOURITE_ALWAYS, (_m, head: string) => `my ${head} is `);
+  // "fav band is arctic monkeys forever": the emphasis is no part of the name.
+  if (/\b(?:favou?rite|fave?)\b/i.test(s)) s = s.replace(/\s+(?:forever|for\s+ever|for\s+life|obviously|of\s+course|no\s+contest)\s*([.!]*)$/i, '$1');
   s = s.replace(APPOINTMENT_WITH, (_m, det: string, who: string) => `${/^an?$/i.test(det) ? 'a' : det} ${who} appointment`);
   // Agent notes about "the user": a sentence opening with "His"/"Her"/"Their" speaks of the user's people.
   if (agentNote) s = s.replace(/^(?:His|Her|Their)\s+(?=\p{Ll})/u, "The user's ");
@@ -117,6 +124,10 @@ export function restate(sentence: string, agentNote = false): string[] {
     const place = /\bin\s+([A-Z][\p{L}'’-]*(?:\s+[A-Z][\p{L}'’-]*)*)\s*$/u.exec(head)?.[1] ?? (/^[A-Z]/.test(head) ? head : undefined);
     return [`${who} no longer live${verb} in ${out[2]}`, ...(place ? [`${who} live${verb} in ${place}`] : []), ...extra];
   }
+  const signed = SIGNED_UP.exec(body);
+  if (signed) return [`I am attending ${signed[1]} ${signed[2]}${signed[3]}`];
+  const newFavourite = REPLACED_AS_FAVOURITE.exec(body);
+  if (newFavourite) return [`my ${newFavourite[2]} is ${newFavourite[1].split(/[,;:]\s*/).pop()!.trim()}`];
   const balance = BALANCE_LEFT.exec(body);
   if (balance) return [`I have a ${balance[1]}`];
   const went = WENT_FROM.exec(body);
