@@ -74,4 +74,10 @@ describe('endings and replacements in chat form', () => {
   it('signing up for an event is attending it', () => {
     expect(read('registered for the Bristol half marathon on 12 May')).toContain('attending Bristol half marathon');
   });
+
+  it('memberships: joining a club, leaving one for another, a bare profile line', () => {
+    expect(read('left PureGym and joined the Riverside Rowing Club instead')).toEqual(expect.arrayContaining(['NOT member_of PureGym', 'member_of Riverside Rowing Club']));
+    expect(read('just joined the village chess club')).toContain('member_of village chess club');
+    expect(read('member of the National Trust')).toContain('member_of National Trust');
+  });
 });

@@ -94,6 +94,14 @@ const SIGNED_UP = /^(?:(?:I|we)\s+(?:have\s+)?)?(?:just\s+)?(?:signed\s+up|regis
 /** "boygenius replaced arctic monkeys as my favourite band": the new favourite. */
 const REPLACED_AS_FAVOURITE = /^(.+?)\s+(?:has\s+)?(?:replaced|overtook|overtaken|took\s+over\s+from)\s+.+?\s+as\s+(?:my|our)\s+(favou?rite\s+[\p{L}]+)\s*$/iu;
 
+const GROUP = String.raw`(?:club|gym|society|choir|league|union|orchestra)`;
+/** "Quit David Lloyd and joined the Parkside Running Club instead": one membership for another. */
+const QUIT_AND_JOINED = new RegExp(String.raw`^(?:(?:I|we)\s+(?:have\s+)?)?(?:just\s+)?(?:quit|left|cancelled|canceled|ditched|dropped)\s+(?:the\s+|my\s+)?(.+?)\s+and\s+(?:have\s+)?joined\s+(?:the\s+|a\s+|an\s+)?(.+?\s${GROUP})\b(?:\s+instead)?`, 'iu');
+/** "joined the Parkside Running Club": membership, not employment. */
+const JOINED_GROUP = new RegExp(String.raw`^(?:(?:I|we)\s+(?:have\s+)?)?(?:just\s+|finally\s+|recently\s+)?joined\s+(?:the\s+|a\s+|an\s+)?((?:(?!(?:the|a|an|my|our)\s)[\p{L}\d'’&-]+\s+){1,4}${GROUP})\b`, 'iu');
+/** "member of the David Lloyd gym": a profile line without its subject. */
+const BARE_MEMBER = /^(?:a\s+)?member\s+of\s+/i;
+
 /** One sentence in, the plain sentences the clause parser reads out (usually the same one). */
 export function restate(sentence: string, agentNote = false): string[] {
   const name = NEW_NAME.exec(sentence);
@@ -124,6 +132,11 @@ export function restate(sentence: string, agentNote = false): string[] {
     const place = /\bin\s+([A-Z][\p{L}'’-]*(?:\s+[A-Z][\p{L}'’-]*)*)\s*$/u.exec(head)?.[1] ?? (/^[A-Z]/.test(head) ? head : undefined);
     return [`${who} no longer live${verb} in ${out[2]}`, ...(place ? [`${who} live${verb} in ${place}`] : []), ...extra];
   }
+  const switchedGroup = QUIT_AND_JOINED.exec(body);
+  if (switchedGroup) return [`I am not a member of ${switchedGroup[1]} any more`, `I am a member of the ${switchedGroup[2]}`];
+  const joined = JOINED_GROUP.exec(body);
+  if (joined) return [`I am a member of the ${joined[1]}`];
+  if (BARE_MEMBER.test(body)) return [body.replace(BARE_MEMBER, 'I am a member of ')];
   const signed = SIGNED_UP.exec(body);
   if (signed) return [`I am attending ${signed[1]} ${signed[2]}${signed[3]}`];
   const newFavourite = REPLACED_AS_FAVOURITE.exec(body);
