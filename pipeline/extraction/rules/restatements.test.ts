@@ -80,4 +80,9 @@ describe('endings and replacements in chat form', () => {
     expect(read('just joined the village chess club')).toContain('member_of village chess club');
     expect(read('member of the National Trust')).toContain('member_of National Trust');
   });
+
+  it('a switch between two banks is a change of bank, in a note or in chat', () => {
+    expect(read('The user moved from Lloyds to Monzo last month.')).toEqual(expect.arrayContaining(['NOT banks_with Lloyds', 'banks_with Monzo']));
+    expect(read('finally switched banks from natwest to starling')).toEqual(expect.arrayContaining(['NOT banks_with natwest', 'banks_with starling']));
+  });
 });

@@ -102,6 +102,10 @@ const JOINED_GROUP = new RegExp(String.raw`^(?:(?:I|we)\s+(?:have\s+)?)?(?:just\
 /** "member of the David Lloyd gym": a profile line without its subject. */
 const BARE_MEMBER = /^(?:a\s+)?member\s+of\s+/i;
 
+const BANK = /^(?:HSBC|Barclays|Lloyds|NatWest|Santander|Monzo|Starling|Revolut|Halifax|Nationwide|TSB|Metro Bank|First Direct|Co-op Bank|Chase|Wells Fargo|Bank of America|Citi|Citibank|Chime|Ally|Capital One|N26|ING|Bunq|Wise|AIB|Bank of Ireland|RBS|Virgin Money|Kroo|Chase UK)$/i;
+/** "The user switched from HSBC to Starling": a change of bank, when both ends are banks. */
+const SWITCHED_BANK = /^(?:(?:I|we|the\s+user|user|he|she|they)\s+(?:have\s+|has\s+)?)?(?:just\s+|finally\s+)?(?:switched|moved|changed)\s+(?:banks?\s+|(?:my|our|his|her|their)\s+(?:banking|bank\s+account|current\s+account|account)\s+)?from\s+([\p{L}][\p{L}\d&' -]*?)\s+to\s+([\p{L}][\p{L}\d&'-]*(?:\s+(?:Bank|Direct|Money|Fargo|of\s+America|of\s+Ireland|UK))?)\b/iu;
+
 /** One sentence in, the plain sentences the clause parser reads out (usually the same one). */
 export function restate(sentence: string, agentNote = false): string[] {
   const name = NEW_NAME.exec(sentence);
@@ -132,6 +136,8 @@ export function restate(sentence: string, agentNote = false): string[] {
     const place = /\bin\s+([A-Z][\p{L}'’-]*(?:\s+[A-Z][\p{L}'’-]*)*)\s*$/u.exec(head)?.[1] ?? (/^[A-Z]/.test(head) ? head : undefined);
     return [`${who} no longer live${verb} in ${out[2]}`, ...(place ? [`${who} live${verb} in ${place}`] : []), ...extra];
   }
+  const bank = SWITCHED_BANK.exec(body);
+  if (bank && BANK.test(bank[1].trim()) && BANK.test(bank[2].trim())) return [`I no longer bank with ${bank[1].trim()}`, `I bank with ${bank[2].trim()}`];
   const switchedGroup = QUIT_AND_JOINED.exec(body);
   if (switchedGroup) return [`I am not a member of ${switchedGroup[1]} any more`, `I am a member of the ${switchedGroup[2]}`];
   const joined = JOINED_GROUP.exec(body);
