@@ -8,13 +8,13 @@ import { readVerb } from './inflection.js';
 import { expandContractions } from './contractions.js';
 import { toExtractedFact, type FactDraft } from './draft.js';
 import { mentionedRelatives } from './relatives.js';
-import { restate } from './restatements.js';
 import { rewriteReportedChange } from './reported-changes.js';
 import { profileLineFacts } from './profile-lines.js';
 import { correctTypos } from './typos.js';
 import { QUESTION_STARTERS, setPersonNameCheck } from './lexicon.js';
 import { stripMarkdown } from './markdown.js';
-import { splitClauses, splitSentences } from './sentences.js';
+import { splitClauses, splitSentences as splitPlainSentences } from './sentences.js';
+import { restate } from './restatements.js';
 import { USER, leadingName, type SubjectRef } from './subjects.js';
 import { toFirstPerson } from './third-person.js';
 import { userText } from './transcript.js';
@@ -64,6 +64,11 @@ const containsVerb = (text: string) =>
   text.split(/\s+/).some((word) => /^(?:am|is|are|was|were|have|has|had|do|does|did|will|would|can)$/i.test(word) || readVerb(word.toLowerCase().replace(/[^a-z]/g, '')).some((r) => r.form !== 'gerund' && (/^[a-z]/.test(word) || r.form === 'past')));
 
 const NOT_MEANT = /\b(?:joking|jk|j\/k|kidding|just kidding|in my dreams|yeah right)\b/i;
+/** The block's sentences, each restated into the plain statements the clause parser reads (restatements.ts). */
+function splitSentences(plain: string): string[] {
+  const agentNote = /\b(?:the )?user(?:'s)?\b/i.test(plain) && !/^\s*user:/im.test(plain);
+  return splitPlainSentences(plain).flatMap((s) => restate(s, agentNote));
+}
 
 /** A clause that is only a name and a date after "then" ("then London until 2020"), or undefined. */
 function leftOutVerb(clause: string): string | undefined {
@@ -101,8 +106,7 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
 
   for (const block of userText(content)) {
     const plain = expandContractions(correctTypos(stripMarkdown(block)));
-    const agentNote = /\b(?:the )?user(?:'s)?\b/i.test(plain) && !/^\s*user:/im.test(plain);
-    for (const raw of splitSentences(plain).flatMap((s) => restate(s, agentNote))) {
+    for (const raw of splitSentences(plain)) {
       if (isQuestionOrRequest(raw)) continue;
       // "(joking obviously)", "jk": what the sentence says is not meant.
       if (NOT_MEANT.test(raw)) continue;
