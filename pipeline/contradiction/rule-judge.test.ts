@@ -168,3 +168,22 @@ describe('rule judge: denials that name the thing briefly', () => {
     expect(decideByRules(incoming('owns', 'Golf', '2024-04-01', 2, { negated: true }), stored)).toEqual({ kind: 'retract', invalidate: ['o', 'd'] });
   });
 });
+
+describe('a denial naming the thing more fully than the stored fact', () => {
+  it('"sold the Whitby cottage" ends a plain "owns cottage", not "owns car"', () => {
+    const d = decideByRules(incoming('owns', 'Whitby cottage', '2024-05-01', 3, { negated: true }), [live('c', 'owns', 'cottage', '2023-01-01', 1), live('v', 'owns', 'car', '2023-01-01', 1)]);
+    expect(d).toEqual({ kind: 'retract', invalidate: ['c'] });
+  });
+
+  it('a different head noun is another thing', () => {
+    const d = decideByRules(incoming('owns', 'Whitby cottage', '2024-05-01', 3, { negated: true }), [live('f', 'owns', 'flat', '2023-01-01', 1)]);
+    expect(d).toEqual({ kind: 'retract', invalidate: [] });
+  });
+});
+
+describe('a visit completes the planned trip', () => {
+  it('"visited Oslo" ends a trip to Oslo that has begun, not one to Bergen', () => {
+    const d = decideByRules(incoming('visited', 'Oslo', '2024-05-20', 4), [live('t', 'trip_to', 'Oslo', '2024-05-10', 2), live('b', 'trip_to', 'Bergen', '2024-05-10', 2)]);
+    expect(d).toEqual({ kind: 'insert', invalidate: ['t'] });
+  });
+});

@@ -1,5 +1,5 @@
 import type { CandidateFact, ContradictionDecision, ContradictionJudge, IncomingFact } from '../types.js';
-import { candidatePredicates, endsAlong, isSingleValued, oppositeOf, ANY_OBJECT } from '../extraction/taxonomy.js';
+import { candidatePredicates, completes, endsAlong, isSingleValued, oppositeOf, ANY_OBJECT } from '../extraction/taxonomy.js';
 import { normalizeObject, subjectKey } from '../extraction/normalize.js';
 
 /**
@@ -77,7 +77,13 @@ export function namesSameThing(stored: string, denied: string): boolean {
   const words = (s: string) => s.split(' ').filter((w) => w && !['the', 'my', 'a', 'an', 'our'].includes(w));
   const storedWords = new Set(words(a).map(singular));
   const deniedWords = words(b).map(singular);
-  return deniedWords.length > 0 && deniedWords.every((w) => storedWords.has(w));
+  // "physio appointment" names "physiotherapy appointment": a word of five letters or more may be a stored word's start.
+  const named = (w: string) => storedWords.has(w) || (w.length >= 5 && [...storedWords].some((s) => s.startsWith(w)));
+  if (deniedWords.length > 0 && deniedWords.every(named)) return true;
+  // "sold the Leeds flat" also ends a plain "owns flat": the stored name is the denied one's head.
+  const storedList = words(a).map(singular);
+  const deniedSet = new Set(deniedWords);
+  return storedList.length > 0 && storedList.at(-1) === deniedWords.at(-1) && storedList.every((w) => deniedSet.has(w));
 }
 
 const singular = (w: string) => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w);
@@ -101,7 +107,9 @@ export function decideByRules(incoming: IncomingFact, candidates: CandidateFact[
   const conflicts = live.filter(
     (c) =>
       (c.predicate === incoming.predicate && isSingleValued(incoming.predicate) && !sameObject(incoming.predicate, c.object, incoming.object)) ||
-      (opposite !== undefined && c.predicate === opposite && normalizeObject(c.object) === object),
+      (opposite !== undefined && c.predicate === opposite && normalizeObject(c.object) === object) ||
+      // "back from Iceland" (visited) completes the trip to Iceland that was planned.
+      (completes(incoming.predicate).includes(c.predicate) && sameObject(c.predicate, c.object, incoming.object) && c.validFrom.getTime() <= incoming.validFrom.getTime()),
   );
 
   if (incoming.tense === 'past') {

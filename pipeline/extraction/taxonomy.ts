@@ -270,10 +270,17 @@ export function endsAlong(predicate: string): string[] {
   return ENDS_ALONG[predicate] ?? [];
 }
 
+/** Stating the first relation ends a plan of the second for the same object: a trip that was made is over. */
+const COMPLETES: Record<string, string[]> = { visited: ['trip_to'] };
+
+export function completes(predicate: string): string[] {
+  return COMPLETES[predicate] ?? [];
+}
+
 /** The predicate itself, its opposite and what ends along with it: what stage 1 must fetch for the judge. */
 export function candidatePredicates(predicate: string): string[] {
   const opposite = oppositeOf(predicate);
-  return [predicate, ...(opposite ? [opposite] : []), ...endsAlong(predicate)];
+  return [predicate, ...(opposite ? [opposite] : []), ...endsAlong(predicate), ...completes(predicate)];
 }
 
 export function predicateNames(): string[] {

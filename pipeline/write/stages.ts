@@ -239,6 +239,7 @@ export type PlacementResult =
 export async function placeFact(deps: Pick<PipelineDeps, 'store' | 'rules' | 'judge'>, p: FactPlacement): Promise<PlacementResult> {
   const { store } = deps;
   const ws = p.memory.workspaceId;
+  p = { ...p, fact: withUnknownStart(p.fact) };
   // A superseded fact ends where the new one starts, or where a past statement says it ended.
   const endsAt = p.fact.validTo ?? p.fact.validFrom;
   const existing = await store.facts.get(ws, p.factId);
@@ -249,6 +250,8 @@ export async function placeFact(deps: Pick<PipelineDeps, 'store' | 'rules' | 'ju
   }
 
   const scope = scopeOf(p.memory);
+  const resolved = await ownWeddingAsMarriage(deps, scope, p.fact);
+  if (resolved !== p.fact) p = { ...p, fact: resolved, planned: undefined };
   let planned = p.planned;
   let decision: DecisionDraft;
   for (let round = 0; ; round++) {
@@ -315,6 +318,35 @@ export async function placeFact(deps: Pick<PipelineDeps, 'store' | 'rules' | 'ju
   await store.facts.insert(record);
   await invalidateFacts(store, ws, invalidate, endsAt, p.factId);
   return { kind: 'inserted', fact: record, invalidated: invalidate };
+}
+
+const OWN_WEDDING = /^(?:(?:the|our|my)\s+)?(?:own\s+)?wedding(?:\s+day)?$/i;
+
+/**
+ * "the wedding's now 10 May" names no partner: when exactly one marriage of the subject is planned and
+ * has not started, the wedding is that marriage, so the statement moves it (the judge then reschedules).
+ */
+export async function ownWeddingAsMarriage(deps: Pick<PipelineDeps, 'store' | 'rules'>, scope: UserScope, fact: FactDraft): Promise<FactDraft> {
+  if (fact.predicate !== 'attending' || fact.negated || fact.tense !== 'planned' || !OWN_WEDDING.test(fact.object.trim())) return fact;
+  const now = Date.parse(fact.referenceTime ?? fact.validFrom);
+  const marriages = (await deps.store.facts.findLive(scope, deps.rules.subjectKey(fact.subject), ['married_to'], new Date(now).toISOString()))
+    .filter((f) => !neverValid(f) && Date.parse(f.validFrom) > now);
+  const objects = new Set(marriages.map((f) => deps.rules.normalizeObject(f.object)));
+  if (objects.size !== 1) return fact;
+  const m = marriages[0];
+  return { ...fact, predicate: 'married_to', predicateRaw: 'getting married', family: m.family, object: m.object, objectIsLiteral: m.objectIsLiteral };
+}
+
+/** The valid_from of a past fact whose start was never stated: before any date a text can name. */
+export const UNKNOWN_START = '0001-01-01T00:00:00.000Z';
+
+/**
+ * "lived in Glasgow until 1985": only the end is known. The extractor dates such a fact at its end;
+ * stored that way it would be valid at no instant, so it starts at UNKNOWN_START (not stated) instead.
+ */
+export function withUnknownStart(fact: FactDraft): FactDraft {
+  if (fact.tense !== 'past' || !fact.validTo || Date.parse(fact.validFrom) < Date.parse(fact.validTo)) return fact;
+  return { ...fact, validFrom: UNKNOWN_START, validFromStated: false };
 }
 
 /** Cancels plans that have not started: each is closed at its own start and what it would have ended is reopened. */

@@ -40,7 +40,7 @@ function headOf(phrase: string): Head | undefined {
 const OWNER = /^(?:(?:my|our|the)\s+)?/i;
 const MODIFIERS = String.raw`(?:[\p{L}'’-]+\s+){0,3}?`;
 const HEAD_WORDS = String.raw`(?:(?:all[- ]time\s+|absolute\s+)?(?:favou?rite|fave?|comfort)\s+(?:tv\s+show|kind\s+of\s+music|type\s+of\s+music|[\p{L}]+)(?:\s+ever)?|salary|income|pay|wages?|take[- ]home(?:\s+pay)?|hourly\s+rate|pay\s+rate|day\s+rate|base(?:\s+salary|\s+pay)?|earnings|rent|budget)`;
-const CHANGE = String.raw`(?:is|are|was|will\s+be|has\s+been|is\s+now|(?:has\s+|is\s+)?gone\s+(?:up|down)\s+to|went\s+(?:up|down)\s+to|is\s+going\s+(?:up|down)\s+to|(?:has\s+)?(?:increased|risen|rose|jumped|dropped|fallen|fell|gone)\s+to|comes?\s+to|(?:is\s+)?sitting\s+at|sits\s+at|(?:went|goes|has\s+gone|is\s+going|is\s+gone|changed)\s+from\s+(?<from>.+?)\s+to|from\s+(?<from2>.+?)\s+to)`;
+const CHANGE = String.raw`(?:is|are|was|will\s+be|has\s+been|is\s+now|(?:has\s+|is\s+)?gone\s+(?:up|down)\s+to|went\s+(?:up|down)\s+to|is\s+going\s+(?:up|down)\s+to|goes\s+(?:up|down)\s+to|will\s+go\s+(?:up|down)\s+to|(?:has\s+)?(?:increased|risen|rose|jumped|dropped|fallen|fell|gone)\s+to|comes?\s+to|(?:is\s+)?sitting\s+at|sits\s+at|(?:went|goes|has\s+gone|is\s+going|is\s+gone|changed)\s+from\s+(?<from>.+?)\s+to|from\s+(?<from2>.+?)\s+to)`;
 
 const STATEMENT = new RegExp(String.raw`^${OWNER.source}(?<phrase>${MODIFIERS}${HEAD_WORDS})(?:\s+(?:for|in|at|on|with)\s+(?:the\s+|my\s+|our\s+)?(?<purpose>[\p{L} '’-]+?))?\s+(?<verb>${CHANGE})\s+(?<value>.+)$`, 'iu');
 /** Agent-note labels: "Favorite food: pho", "Income 72k", "Rent $1,400", "Budget - $500". */

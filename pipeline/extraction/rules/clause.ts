@@ -3,6 +3,7 @@ import type { SubjectType, Tense } from '../../types.js';
 import { ANY_OBJECT, SURFACE_INDEX, isSingleValued, type ObjectClass, type SurfaceAspect, type SurfaceEntry } from '../taxonomy.js';
 import { activityHabit } from './activities.js';
 import { attributeFacts } from './attributes.js';
+import { datedAttributes } from './attribute-dates.js';
 import { copulaFacts } from './copula.js';
 import { restoreDroppedSubject } from './dropped-subject.js';
 import { unmappedRelation } from './fallback.js';
@@ -376,7 +377,7 @@ export function analyzeClause(input: string, context: ClauseContext): ClauseAnal
   if (!text || NON_FACTUAL.test(text) || /\?\s*$/.test(text)) return emptyAnalysis(ctx);
   if (isLikeButNotTaste(text)) return emptyAnalysis(ctx);
 
-  const attributes = attributeFacts(text) ?? nominalEventFacts(text, ctx.referenceTime) ?? moneyFlowFacts(text);
+  const attributes = datedAttributes(text, attributeFacts(text), ctx.referenceTime) ?? nominalEventFacts(text, ctx.referenceTime) ?? moneyFlowFacts(text);
   if (attributes) return { drafts: attributes.map((d) => ({ ...d, confidence: d.confidence * hedge })), lastPerson: ctx.lastPerson };
   const special = matchSpecialPatterns(text, ctx.referenceTime) ?? eventFacts(text, ctx.referenceTime) ?? measureFacts(text);
   if (special) {

@@ -17,7 +17,8 @@ import { profileLineFacts } from './profile-lines.js';
 import { correctTypos } from './typos.js';
 import { QUESTION_STARTERS, setPersonNameCheck } from './lexicon.js';
 import { stripMarkdown } from './markdown.js';
-import { splitClauses, splitSentences } from './sentences.js';
+import { splitClauses, splitSentences as splitPlainSentences } from './sentences.js';
+import { restate } from './restatements.js';
 import { USER, leadingName, type SubjectRef } from './subjects.js';
 import { toFirstPerson } from './third-person.js';
 import { userText } from './transcript.js';
@@ -68,6 +69,11 @@ const containsVerb = (text: string) =>
 
 const NOT_ANY_MORE = /\b(?:but|and)\s+(?:(?:I|we)\s+(?:am|are|do|does)\s+|it\s+is\s+)?not\s+any\s?more\b/i;
 const NOT_MEANT = /\b(?:joking|jk|j\/k|kidding|just kidding|in my dreams|yeah right)\b/i;
+/** The block's sentences, each restated into the plain statements the clause parser reads (restatements.ts). */
+function splitSentences(plain: string): string[] {
+  const agentNote = /\b(?:the )?user(?:'s)?\b/i.test(plain) && !/^\s*user:/im.test(plain);
+  return splitPlainSentences(plain).flatMap((s) => restate(s, agentNote));
+}
 
 /** A clause that is only a name and a date after "then" ("then London until 2020"), or undefined. */
 function leftOutVerb(clause: string): string | undefined {

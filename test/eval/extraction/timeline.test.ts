@@ -49,6 +49,33 @@ describe('timeline rules', () => {
     expect(objectsAt(facts, 'attending', '2024-09-14T12:00:00Z')).toHaveLength(1);
   });
 
+  it('a wedding moved without naming the partner moves the planned marriage', async () => {
+    const facts = await run(['2024-02-03T09:00:00Z', 'Sam and I are getting married on 6 July 2024'], ['2024-04-11T09:00:00Z', 'venue fell through! the wedding is now 14 June 2025']);
+    expect(objectsAt(facts, 'married_to', '2024-08-01T00:00:00Z')).toEqual([]);
+    expect(objectsAt(facts, 'married_to', '2025-07-01T00:00:00Z')).toEqual(['Sam']);
+    expect(objectsAt(facts, 'partner', '2024-05-01T00:00:00Z')).toEqual(['Sam']);
+  });
+
+  it('coming back from a planned trip ends the plan and keeps the visit', async () => {
+    const facts = await run(['2024-02-01T09:00:00Z', 'lisbon trip on 10 March!'], ['2024-03-20T09:00:00Z', 'just got back from Lisbon, legs destroyed']);
+    expect(objectsAt(facts, 'trip_to', '2024-04-01T00:00:00Z')).toEqual([]);
+    expect(objectsAt(facts, 'visited', '2024-04-01T00:00:00Z')).toEqual(['Lisbon']);
+  });
+
+  it('a clinic cancelling an appointment named by its short form cancels it', async () => {
+    const facts = await run(['2024-02-01T09:00:00Z', 'The user has a physiotherapy appointment on 9 March.'], ['2024-02-20T09:00:00Z', 'The clinic cancelled the user\'s physio appointment.']);
+    expect(objectsAt(facts, 'has_appointment', '2024-03-09T12:00:00Z')).toEqual([]);
+  });
+
+  it('a past fact with only an end date is visible before that end, not after', async () => {
+    const facts = await run(['2023-11-20T09:00:00Z', 'my aunt Greta lived in Innsbruck till 1979']);
+    expect(objectsAt(facts, 'lives_in', '1972-03-01T00:00:00Z')).toEqual(['Innsbruck']);
+    expect(objectsAt(facts, 'lives_in', '1990-03-01T00:00:00Z')).toEqual([]);
+    const ended = await run(['2023-11-20T09:00:00Z', 'I worked at Nokia until 2009.']);
+    expect(objectsAt(ended, 'works_at', '2005-01-01T00:00:00Z')).toEqual(['Nokia']);
+    expect(objectsAt(ended, 'works_at', '2010-01-01T00:00:00Z')).toEqual([]);
+  });
+
   it('"In 2015 I lived in Rome" is visible as of 2015 and not now', async () => {
     const facts = await run(['2024-02-01T09:00:00Z', 'I live in Oslo.'], ['2024-02-02T09:00:00Z', 'In 2015 I lived in Rome.']);
     expect(objectsAt(facts, 'lives_in', '2015-06-01T00:00:00Z')).toEqual(['Rome']);
