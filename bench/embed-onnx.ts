@@ -9,21 +9,10 @@ import { tmpdir } from 'node:os';
 import { createGloveEmbedder } from '../pipeline/embedding/glove-embedder.js';
 import { createOnnxEmbedder } from '../pipeline/embedding/onnx-embedder.js';
 import type { Embedder } from '../pipeline/types.js';
-import { memories } from '../test/eval/retrieval/dataset.js';
+import { sampleTexts } from './sample-texts.js';
 
 const modelDir = process.env.ONNX_MODEL_DIR;
 if (!modelDir) throw new Error('Set ONNX_MODEL_DIR (npm run --silent models:onnx prints one)');
-
-/** Texts of about `length` characters, all different, made from the evaluation memories. */
-function sampleTexts(count: number, length: number): string[] {
-  const texts: string[] = [];
-  for (let i = 0; texts.length < count; i++) {
-    let text = `${i}.`;
-    for (let j = i; text.length < length; j += 7) text += ` ${memories[j % memories.length].content}`;
-    texts.push(text.slice(0, length));
-  }
-  return texts;
-}
 
 const cpuSeconds = () => {
   const { user, system } = process.cpuUsage();

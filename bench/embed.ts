@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureGloveCache, parseGloveCache } from '../pipeline/embedding/glove-cache.js';
 import { GloveEmbedder } from '../pipeline/embedding/glove-embedder.js';
-import { memories } from '../test/eval/retrieval/dataset.js';
+import { sampleTexts } from './sample-texts.js';
 
 const SHARED_CACHE_DIR = join(tmpdir(), 'engram-test-cache');
 
@@ -17,17 +17,6 @@ async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number
   const started = performance.now();
   const result = await work();
   return { result, ms: performance.now() - started };
-}
-
-/** Texts of about `length` characters, all different, made from the evaluation memories. */
-function sampleTexts(count: number, length: number): string[] {
-  const texts: string[] = [];
-  for (let i = 0; texts.length < count; i++) {
-    let text = `${i}.`;
-    for (let j = i; text.length < length; j += 7) text += ` ${memories[j % memories.length].content}`;
-    texts.push(text.slice(0, length));
-  }
-  return texts;
 }
 
 /** Embeds `texts` repeatedly for at least `minMs`; returns texts per second. */
