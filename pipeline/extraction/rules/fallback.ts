@@ -24,10 +24,10 @@ const LIGHT_VERBS = new Set(
 const TAXONOMY_LEMMAS = new Set(
   PREDICATES.flatMap((p) => p.surfaces.flatMap((s) => s.phrase.split(' '))).flatMap((word) => [word, ...readVerb(word).map((r) => r.lemma)]),
 );
-// Not "with": company ("hiking with friends") is seldom a lasting relation.
 /** True when the taxonomy's surfaces use this verb in any form. */
 export const isTaxonomyVerb = (lemma: string) => TAXONOMY_LEMMAS.has(lemma);
 
+// Not "with": company ("hiking with friends") is seldom a lasting relation.
 const PREPOSITIONS = new Set(['at', 'in', 'for', 'on', 'to', 'from', 'about', 'into']);
 
 function thirdPerson(lemma: string): string {
