@@ -413,22 +413,18 @@ export async function turnReached(store: Store, memory: MemoryRecord): Promise<b
   return !(await store.memories.pendingBefore(scopeOf(memory), memory.seq, since));
 }
 
-/** Cheap pre-check for runners that run all stages at once: no stage work is done for a write that must wait. */
-export async function checkTurn(store: Store, ref: WriteRef): Promise<void> {
+/**
+ * The write, once it is its turn (EarlierWritePending before that), or Skipped for a write that
+ * will skip. A runner may take the turn first and gather the commit's input only then.
+ */
+export async function takeTurn(store: Store, ref: WriteRef): Promise<MemoryRecord | Skipped> {
   const memory = await loadCurrent(store, ref);
   if (!isSkipped(memory)) await awaitTurn(store, memory);
+  return memory;
 }
 
-/**
- * Throws EarlierWritePending unless it is the write's turn; returns its user scope's lock key
- * (undefined for a write that will skip).
- */
-export async function turnOf(store: Store, ref: WriteRef): Promise<string | undefined> {
-  const memory = await loadCurrent(store, ref);
-  if (isSkipped(memory)) return undefined;
-  await awaitTurn(store, memory);
-  return scopeLockKey(scopeOf(memory));
-}
+/** The user scope's lock key of a write whose turn was taken (undefined for one that skips). */
+export const turnScopeKey = (turn: MemoryRecord | Skipped): string | undefined => (isSkipped(turn) ? undefined : scopeLockKey(scopeOf(turn)));
 
 /** Whether a write may run its contradiction and commit stages now (a write that will skip always may). */
 export async function isTurn(store: Store, ref: WriteRef): Promise<boolean> {
@@ -437,10 +433,13 @@ export async function isTurn(store: Store, ref: WriteRef): Promise<boolean> {
 }
 
 export async function commitStage(deps: PipelineDeps, ref: WriteRef, input: CommitInput, owner: string): Promise<CommitOutput> {
-  const first = await loadCurrent(deps.store, ref);
-  if (isSkipped(first)) return first;
-  const scope = scopeOf(first);
-  await awaitTurn(deps.store, first);
+  return commitInTurn(deps, ref, await takeTurn(deps.store, ref), input, owner);
+}
+
+/** The commit of a write whose turn `takeTurn` has taken. */
+export async function commitInTurn(deps: PipelineDeps, ref: WriteRef, turn: MemoryRecord | Skipped, input: CommitInput, owner: string): Promise<CommitOutput> {
+  if (isSkipped(turn)) return turn;
+  const scope = scopeOf(turn);
 
   return withScopeLock(deps.store, scope, owner, async () => {
     // Re-check under the lease: an update or deletion may have landed meanwhile.

@@ -2,15 +2,16 @@ import { DelayedError, type Job } from 'bullmq';
 import type { Logger } from '../../core/logger.js';
 import { timeStage } from '../../core/metrics.js';
 import {
-  commitStage,
   contradictionStage1,
   contradictionStage2,
   embedStage,
   extractEntitiesStage,
   extractFactsStage,
   EarlierWritePending,
+  commitInTurn,
   isTurn,
-  turnOf,
+  takeTurn,
+  turnScopeKey,
   type PipelineDeps,
 } from '../../pipeline/write/stages.js';
 import type { CommitInput, FactsOutput, Stage1Output, Stage2Output } from '../../pipeline/write/types.js';
@@ -126,7 +127,8 @@ class CommitProcessor extends StageProcessor {
   protected async run(job: Job<WriteJob>, children: ChildResults) {
     // While an earlier write of the scope is unfinished this job waits and is retried:
     // find that out before fetching and parsing the children's results.
-    const scopeKey = await turnOf(this.ctx.deps.store, job.data);
+    const turn = await takeTurn(this.ctx.deps.store, job.data);
+    const scopeKey = turnScopeKey(turn);
     const scope = scopeKey === undefined ? undefined : scopeToken(scopeKey);
     this.turns.done(scope, job.id!);
     const input: CommitInput = {
@@ -134,7 +136,7 @@ class CommitProcessor extends StageProcessor {
       entities: await children.of('entities'),
       contradiction: await children.of<Stage2Output>('contradiction-2'),
     };
-    const output = await commitStage(this.ctx.deps, job.data, input, `bullmq-${job.id}`);
+    const output = await commitInTurn(this.ctx.deps, job.data, turn, input, `bullmq-${job.id}`);
     await this.ctx.outcomes.completed(job.data, output);
     // `scope` (hashed) lets every worker process wake the scope's next write (see TurnWaiters).
     return { skipped: output.skipped, scope };

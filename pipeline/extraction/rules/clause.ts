@@ -5,7 +5,6 @@ import { activityHabit } from './activities.js';
 import { attributeFacts } from './attributes.js';
 import { datedAttributes } from './attribute-dates.js';
 import { copulaFacts } from './copula.js';
-import { restoreDroppedSubject } from './dropped-subject.js';
 import { unmappedRelation } from './fallback.js';
 import { findDates, removeMentions, type DateMention } from './dates.js';
 import type { FactDraft } from './draft.js';
@@ -123,13 +122,6 @@ export function startsWithVerbPhrase(text: string): boolean {
   const first = tokens[0].lower;
   if (/^(?:am|is|are|was|were|have|has|had|do|does|did|will|would|can|could|should|might|may|must|used|never|just|really|also|still|currently|recently|always|not|no|finally|actually|already)$/.test(first)) return true;
   return readVerb(first).some((r) => r.form !== 'gerund');
-}
-
-/** True when `text` starts with the words of a taxonomy surface ("lives in", "moved to"), any verb form. */
-function startsWithTaxonomySurface(text: string): boolean {
-  const words = tokenize(text.slice(0, 60)).map((t) => t.lower);
-  for (let n = Math.min(4, words.length); n >= 1; n--) if (hasSurfaceStartingWith(words.slice(0, n))) return true;
-  return false;
 }
 
 /** A verbless fragment after a comma that continues the previous subject ("..., on lamotrigine"). */
@@ -398,7 +390,7 @@ export function analyzeClause(input: string, context: ClauseContext): ClauseAnal
   body = stripFillers(body);
 
   const fragmentText = /^(?:\d|now\s+(?:based\s+)?in\b)/i.test(text) ? text : body;
-  const fragment = ctx.inherited && !startsWithVerbPhrase(fragmentText) ? implicitSubject(fragmentText, { previous: ctx.inherited, sentenceInitial: false, startsSurface: startsWithTaxonomySurface }) : undefined;
+  const fragment = ctx.inherited && !startsWithVerbPhrase(fragmentText) ? implicitSubject(fragmentText, { previous: ctx.inherited, sentenceInitial: false, isSurfaceStart: hasSurfaceStartingWith }) : undefined;
   let parsed = fragment ? { ...fragment, relations: [] } : ctx.inherited ? { subjects: ctx.inherited, rest: body, relations: [] } : parseSubject(body, { lastPerson: ctx.lastPerson, startsWithVerbPhrase, typeOfName: ctx.typeOfName });
   if (!parsed && ctx.sentenceInitial && !ctx.inherited) {
     const first = tokenize(body.replace(/^(?:(?:just|recently|finally|also|actually|really|totally|absolutely|officially)\s+)+/i, ''))[0]?.lower ?? '';
@@ -408,12 +400,8 @@ export function analyzeClause(input: string, context: ClauseContext): ClauseAnal
     }
   }
   if (!parsed && !ctx.inherited) {
-    const implicit = implicitSubject(fragmentText, { previous: ctx.previousSubjects, sentenceInitial: ctx.sentenceInitial, startsSurface: startsWithTaxonomySurface });
+    const implicit = implicitSubject(fragmentText, { previous: ctx.previousSubjects, sentenceInitial: ctx.sentenceInitial, isSurfaceStart: hasSurfaceStartingWith });
     if (implicit) parsed = { ...implicit, relations: [] };
-  }
-  if (!parsed && ctx.sentenceInitial && !ctx.inherited) {
-    const restored = restoreDroppedSubject(body, hasSurfaceStartingWith);
-    if (restored) parsed = parseSubject(restored, { lastPerson: ctx.lastPerson, startsWithVerbPhrase, typeOfName: ctx.typeOfName });
   }
   if (!parsed) return emptyAnalysis(ctx);
 

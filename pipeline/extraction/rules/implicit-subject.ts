@@ -1,13 +1,16 @@
 import { isJobPhrase, isPersonName } from './lexicon.js';
 import { readVerb } from './inflection.js';
-import type { SubjectRef } from './subjects.js';
+import { USER, type SubjectRef } from './subjects.js';
+import { tokenize } from './verb-phrase.js';
 
 /**
- * Clauses that leave their subject out: chat ("moved to Leeds in May, live in Headingley now"),
- * agent notes ("Lives in Omaha now.", "User born in Lagos, raised in Houston") and profile lists
- * ("41, software architect at Intuit, married to Grace"). The subject is the previous clause's
- * subject in the same sentence, else the user. The caller gets the clause rewritten so that the
- * ordinary verb-phrase reading applies ("raised in Houston" -> "am raised in Houston").
+ * Clauses that leave their subject out: chat ("moved to Leeds in May, live in Headingley now",
+ * "going to Marrakech in October", "not a fan of sushi"), agent notes ("Lives in Omaha now.", "User
+ * born in Lagos, raised in Houston") and profile lists ("41, software architect at Intuit, married
+ * to Grace"). The subject is the previous clause's subject in the same sentence, else the user. The
+ * caller gets the clause rewritten so that the ordinary verb-phrase reading applies ("raised in
+ * Houston" -> "am raised in Houston"). Whether the words that follow are a taxonomy surface is the
+ * caller's `isSurfaceStart` to say, so the taxonomy decides, not a phrase list.
  */
 
 /** Participles and adjectives that stand for "be <word>" in a verbless fragment. */
@@ -45,8 +48,15 @@ export interface ImplicitSubjectContext {
   previous?: SubjectRef[];
   /** True for the first clause of a sentence. */
   sentenceInitial: boolean;
-  /** True when a taxonomy surface starts with these words (lemmatised by the caller). */
-  startsSurface: (text: string) => boolean;
+  /** True when a taxonomy surface starts with these words (any verb form). */
+  isSurfaceStart: (words: string[]) => boolean;
+}
+
+/** True when `text` starts with the words of a taxonomy surface ("lives in", "moved to"). */
+function startsWithSurface(text: string, isSurfaceStart: (words: string[]) => boolean): boolean {
+  const words = tokenize(text.slice(0, 60)).map((t) => t.lower);
+  for (let n = Math.min(4, words.length); n >= 1; n--) if (isSurfaceStart(words.slice(0, n))) return true;
+  return false;
 }
 
 /** A left-out subject continues the user, a relative, or a person named by a known first name; not "Portuguese is my first language". */
@@ -77,11 +87,41 @@ export function implicitSubject(body: string, ctx: ImplicitSubjectContext): Impl
   if (BE_WORDS.has(lower) && standsForBe(stripped)) return { subjects, rest: withBe(text) };
   const readings = readVerb(lower);
   // "Lives in Omaha", "moved to Leeds": third-person and past forms cannot be imperatives.
-  if (readings.some((r) => r.form === 'third' || r.form === 'past') && ctx.startsSurface(stripped)) return { subjects, rest: text };
-  if (!ctx.sentenceInitial && readings.some((r) => r.form === 'base' && BASE_STATE_LEMMAS.has(r.lemma)) && ctx.startsSurface(stripped)) return { subjects, rest: text };
-  if (ctx.sentenceInitial) return undefined;
+  if (readings.some((r) => r.form === 'third' || r.form === 'past') && startsWithSurface(stripped, ctx.isSurfaceStart)) return { subjects, rest: text };
+  if (!ctx.sentenceInitial && readings.some((r) => r.form === 'base' && BASE_STATE_LEMMAS.has(r.lemma)) && startsWithSurface(stripped, ctx.isSurfaceStart)) return { subjects, rest: text };
+  if (ctx.sentenceInitial) {
+    const rest = droppedWriterClause(text, ctx.isSurfaceStart);
+    return rest === undefined ? undefined : { subjects: [USER], rest };
+  }
   // "software architect at Intuit", "retired nurse": a job title fragment in a profile list.
   if (startsWithJobTitle(stripped)) return { subjects, rest: `am a ${stripped.replace(/^an?\s+/i, '')}` };
+  return undefined;
+}
+
+const NEGATION = /^(?:not|never)\s+(?:(?:really|exactly|much|actually|that|too|a\s+huge|a\s+big)\s+)*/i;
+const CHAT_ADVERBS = /^(?:(?:still|really|totally|absolutely|so|currently|just|properly|kind\s+of|kinda|sort\s+of|lowkey|low-key|genuinely|also|officially|finally)\s+)+/i;
+
+/**
+ * A sentence that opens without "I" and its auxiliary, as chat does: "going to Marrakech in October",
+ * "been to Japan twice", "obsessed with Taskmaster", "not a fan of sushi". Returns the clause with
+ * the auxiliary restored ("am not a fan of sushi") when a taxonomy surface follows.
+ */
+function droppedWriterClause(text: string, isSurfaceStart: (words: string[]) => boolean): string | undefined {
+  const t = text.trim().replace(CHAT_ADVERBS, '');
+  const negation = NEGATION.exec(t)?.[0] ?? '';
+  const rest = t.slice(negation.length).replace(CHAT_ADVERBS, '');
+  const words = rest.toLowerCase().split(/\s+/).filter(Boolean).map((w) => w.replace(/[^a-z'-]/g, ''));
+  if (words.length < 2) return undefined;
+  const not = negation ? 'not ' : '';
+  // "been to Japan twice", "been getting into birdwatching"
+  if (words[0] === 'been') return `have ${not}${rest}`;
+  // "going to Marrakech", "flying to Lisbon on Friday", "loving the new job"
+  if (readVerb(words[0]).some((r) => r.form === 'gerund') && isSurfaceStart([words[0], words[1]])) return `am ${not}${rest}`;
+  // "obsessed with Taskmaster", "a huge fan of MCR", "into running", "allergic to cats"
+  for (const n of [3, 2, 1]) {
+    if (n === 1 && /^(?:a|an|the|my|our|some)$/.test(words[0])) continue;
+    if (words.length > n && isSurfaceStart(['be', ...words.slice(0, n)])) return `am ${not}${rest}`;
+  }
   return undefined;
 }
 
