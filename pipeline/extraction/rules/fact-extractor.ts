@@ -150,8 +150,6 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
       const sentenceDrafts = [...ages, ...(introduced ? [{ ...ages[0], predicate: 'name', predicateRaw: 'I am', object: introduced }] : [])];
       sentenceDrafts.forEach(add);
       const sentence = rewriteReportedChange(toFirstPerson(raw))
-        // "The doctor switched me from A to B", "my GP put me on X": the change is the user's.
-        .replace(/^(?:the |my )?(?:doctor|doc|gp|consultant|psychiatrist|specialist|nurse|dentist|they|she|he|dr\.? [A-Z][a-z]+)\s+(switched|moved|changed|put|started|upped|increased|reduced|lowered|took)\s+me\s+(?=from|to|on|off)/i, (_m, verb: string) => (/^(?:put|started)$/i.test(verb) ? 'I started ' : /^took$/i.test(verb) ? 'I came ' : `I ${verb} `))
         // "Before Arup I worked at Atkins": the leading phrase only dates the clause.
         .replace(/^(?:[Bb]efore|[Aa]fter|[Uu]ntil)\s+[A-Z][\p{L}&'’-]*(?:\s+[A-Z][\p{L}&'’-]*)*,?\s+(?=I\b)/u, '');
       const clauses = splitClauses(sentence.replace(/[.!…]+$/, ''), startsWithTaxonomyVerb, startsWithNameAndVerb, containsVerb, startsClauseFragment);
