@@ -1,7 +1,6 @@
 import { adminCreateKey, dropProductionData, productionEnv } from './backends.js';
 import { startApiProcess, stopProcess, WorkerProcesses, type OutputProcess } from './processes.js';
-import { ApiClient } from './server.js';
-import { waitFor } from './wait.js';
+import { ApiClient, settled } from './server.js';
 
 /**
  * The production shape for test/backends: two API processes (RUN_WORKERS=false) and two `npm run worker`
@@ -32,7 +31,7 @@ export class TwoByTwoDeployment {
 
   /** Waits until nothing in the key's workspace is processing. */
   async settled(api: ApiClient, timeoutMs = 120_000): Promise<void> {
-    await waitFor(async () => ((await api.get('/v1/events?status=processing&limit=1')).body.processing === 0 ? true : undefined), timeoutMs, 250);
+    await settled(api, timeoutMs, 250);
   }
 
   async close(): Promise<void> {

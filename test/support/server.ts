@@ -9,6 +9,7 @@ import type { Plan, Scope } from '../../storage/types.js';
 import { dropProductionData, isProductionRun, productionEnv, productionStoredText } from './backends.js';
 import { SHARED_CACHE_DIR } from './cache-dir.js';
 import { startReadyWorker, stopProcess, type OutputProcess } from './processes.js';
+import { waitFor } from './wait.js';
 
 export { SHARED_CACHE_DIR };
 
@@ -124,15 +125,7 @@ export async function startTestServer(
       return /"metrics":"([^"]+)"/.exec(workers[0]?.output() ?? '')?.[1] ?? null;
     },
     // FerretDB serialises updates (README, "Running in production"): the production pipeline is slower.
-    async settle(k = key, timeoutMs = production ? 120_000 : 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const res = await api(k).get('/v1/events?status=processing&limit=1');
-        if (res.status === 200 && res.body.processing === 0) return;
-        if (Date.now() > deadline) throw new Error(`writes still processing after ${timeoutMs} ms`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    },
+    settle: (k = key, timeoutMs = production ? 120_000 : 20_000) => settled(api(k), timeoutMs),
     storedText: () => (production ? productionStoredText(settings) : Promise.resolve(filesText(dataDir))),
     async close() {
       await Promise.all(workers.map((w) => stopProcess(w)));
@@ -141,6 +134,14 @@ export async function startTestServer(
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Waits until no memory in the client's workspace is processing. */
+export async function settled(api: ApiClient, timeoutMs: number, intervalMs = 20): Promise<void> {
+  await waitFor(async () => {
+    const res = await api.get('/v1/events?status=processing&limit=1');
+    return res.status === 200 && res.body.processing === 0 ? true : undefined;
+  }, timeoutMs, intervalMs);
 }
 
 /** The bytes of every file under `dir`, as one latin1 text. */
