@@ -14,6 +14,7 @@ import { nameEndedEmployer } from './ended-employer.js';
 import { wishedPlaces } from './wishes.js';
 import { rewriteReportedChange } from './reported-changes.js';
 import { profileLineFacts } from './profile-lines.js';
+import { labelLineFacts } from './label-lines.js';
 import { correctTypos } from './typos.js';
 import { QUESTION_STARTERS, setPersonNameCheck } from './lexicon.js';
 import { stripMarkdown } from './markdown.js';
@@ -153,7 +154,7 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
         // "Before Arup I worked at Atkins": the leading phrase only dates the clause.
         .replace(/^(?:[Bb]efore|[Aa]fter|[Uu]ntil)\s+[A-Z][\p{L}&'’-]*(?:\s+[A-Z][\p{L}&'’-]*)*,?\s+(?=I\b)/u, '');
       const clauses = splitClauses(sentence.replace(/[.!…]+$/, ''), startsWithTaxonomyVerb, startsWithNameAndVerb, containsVerb, startsClauseFragment);
-      const profile = profileLineFacts(sentence, input.referenceTime);
+      const profile = [...profileLineFacts(sentence, input.referenceTime), ...labelLineFacts(sentence, input.referenceTime)];
       const mentioned = mentionedRelatives(sentence).map((r): FactDraft => ({ subject: USER, predicate: r.predicate, predicateRaw: r.raw, object: r.name, negated: r.negated, tense: 'current', validFrom: null, validTo: null, confidence: 0.85 }));
       let previousSubjects: SubjectRef[] | undefined;
       let previous: { verbHead?: string; date?: Date } = {};

@@ -18,7 +18,8 @@ export const QUALITY_FLOORS: Record<CorpusPart, { precision: number; recall: num
   test: { precision: 0.66, recall: 0.22, scenarioAccuracy: 0.39 },
 };
 
-/** The part the gate applies to: test when present, else dev. */
+/** The part the gate applies to: test when present, else dev; EXTRACTION_GATE_PART=dev keeps a tuning session off the test part. */
 export function gatePart(): CorpusPart {
+  if (process.env.EXTRACTION_GATE_PART === 'dev') return 'dev';
   return loadCorpus('test').present ? 'test' : 'dev';
 }
