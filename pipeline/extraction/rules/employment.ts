@@ -36,7 +36,10 @@ function titleBefore(words: string): string | undefined {
   return title && isJobPhrase(title) ? title : undefined;
 }
 
+const MENTIONS_EMPLOYMENT = new RegExp(String.raw`\b(?:${EMPLOYMENT}|been|spent)\b`, 'i');
+
 export function employmentFacts(sentence: string, referenceTime: Date): FactDraft[] {
+  if (!MENTIONS_EMPLOYMENT.test(sentence)) return [];
   const drafts: FactDraft[] = [];
   const draft = (predicate: string, object: string, negated: boolean, validFrom: Date | null): FactDraft => ({
     subject: USER, predicate, predicateRaw: 'job at', object, negated, tense: validFrom ? 'planned' : 'current', validFrom, validTo: null, confidence: 0.7,

@@ -38,8 +38,10 @@ function isPlaceName(name: string): boolean {
   return senses.length === 0 || senses.some((classes) => classes.has('location') || classes.has('region'));
 }
 
+const MENTIONS_DWELLING = new RegExp(String.raw`\b${DWELLING}\b`, 'i');
+
 export function homeFacts(sentence: string): FactDraft[] {
-  if (!WRITER.test(sentence) || NOT_THEIR_HOME.test(sentence)) return [];
+  if (!MENTIONS_DWELLING.test(sentence) || !WRITER.test(sentence) || NOT_THEIR_HOME.test(sentence)) return [];
   const places: string[] = [];
   const consider = (place: string | undefined, at: number) => {
     const clause = sentence.slice(0, at).split(/[,;:.!?]|\b(?:and|but|so|because|while)\b/).pop() ?? '';
