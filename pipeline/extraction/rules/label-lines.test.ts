@@ -34,6 +34,13 @@ describe('"label: values" lines', () => {
     expect(shown('Rent: $1,975/mo, paid on the 3rd')).toEqual(['user pays_rent $1,975/mo']);
   });
 
+  it('keeps a measure or date as written, and lets a measure go without a colon', () => {
+    expect(shown('Height 5\'11"')).toEqual(['user height 5\'11"']);
+    expect(shown('Weight 71kg (was 75)')).toEqual(['user weight 71kg']);
+    expect(shown('Birthday: March 14')).toEqual(['user birthday March 14']);
+    expect(shown('I pay 900 a month for the nursery')).not.toContain('user pays_rent 900 a month');
+  });
+
   it('skips values that are clauses and labels that name no predicate', () => {
     expect(shown('Car: sold the Corolla')).not.toContain('user drives sold the Corolla');
     expect(shown('Reason: moving closer to family')).toEqual([]);

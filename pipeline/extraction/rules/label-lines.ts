@@ -79,10 +79,14 @@ function isClause(item: string): boolean {
 }
 
 const LABEL_LINE = /^\s*(?:[-*•]\s*)?([A-Za-z][A-Za-z'’ ]{1,30}?)\s*:\s*(\S.*)$/;
+/** "Height 1.68m", "Weight 82kg (down from 90)": a measure's label may go without a colon before its number. */
+const MEASURE_LINE = /^\s*(?:[-*•]\s*)?([A-Z][a-z]{1,15})\s+([~$£€]?\d.*)$/;
+const isMeasure = (predicate: string) => PREDICATES.some((p) => p.name === predicate && p.objectKind === 'literal');
 
 /** Facts about the user from a "label: values" line, or none when the label names no predicate. */
 export function labelLineFacts(sentence: string, referenceTime: Date): FactDraft[] {
-  const line = LABEL_LINE.exec(sentence);
+  const measure = MEASURE_LINE.exec(sentence);
+  const line = LABEL_LINE.exec(sentence) ?? (measure && isMeasure(labelPredicate(measure[1].trim()) ?? '') ? measure : null);
   if (!line || /^(?:user|assistant)$/i.test(line[1].trim())) return [];
   const predicate = labelPredicate(line[1].trim());
   if (!predicate || LEFT_TO_OTHERS.has(predicate)) return [];
@@ -91,6 +95,9 @@ export function labelLineFacts(sentence: string, referenceTime: Date): FactDraft
   const objectClass = objectClassOf(predicate);
   const draft = (object: string, as = predicate): FactDraft => ({ subject: USER, predicate: as, predicateRaw: line[1].trim(), object, negated: false, tense: 'current', validFrom: null, validTo: null, confidence: 0.75 });
   if (objectClass === 'money') return extractObjects(value, { objectClass, predicate, multi: false }).slice(0, 1).map((object) => draft(object));
+  // "Height 1.68m", "Age 52; b. Lahore", "Birthday: December 9": a literal with a number is the first value as written.
+  const first = value.split(/\s*[,;(]\s*/)[0].trim();
+  if (isMeasure(predicate) && /\d/.test(first)) return [draft(first)];
   const values = removeMentions(value, findDates(value, referenceTime, true))
     .replace(/\([^)]*\)/g, ' ')
     .replace(/[.!]+\s*$/, '')
