@@ -19,6 +19,7 @@ import { journeyFacts } from './journeys.js';
 import { membershipFacts } from './memberships.js';
 import { homeFacts } from './homes.js';
 import { employmentFacts } from './employment.js';
+import { namedChildren } from './children.js';
 import { correctTypos } from './typos.js';
 import { QUESTION_STARTERS, setPersonNameCheck } from './lexicon.js';
 import { stripMarkdown } from './markdown.js';
@@ -191,6 +192,7 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
       membershipFacts(sentence).forEach(add);
       homeFacts(sentence).forEach(add);
       employmentFacts(sentence, input.referenceTime).forEach(add);
+      namedChildren(sentence).forEach(add);
       mentioned.forEach(add);
       // "I was vegetarian for ten years but I'm not any more": the elliptical clause denies the past state now.
       if (NOT_ANY_MORE.test(sentence)) {
