@@ -1,5 +1,5 @@
 import { EX_RELATIONS, RELATIONS } from './lexicon.js';
-import { isVerbForm } from './inflection.js';
+import { isVerbForm, readVerb } from './inflection.js';
 
 /**
  * People named through their relation to the user anywhere in a sentence, not only as its subject:
@@ -30,6 +30,20 @@ const PATTERNS: RegExp[] = [
   // "- son: Diego (7)", "wife: Carmen"
   new RegExp(String.raw`^\s*(?:[-*•]\s*)?(${RELATION})\s*:\s*${NAME}`, 'gu'),
 ];
+/** Notes leave out "my": "custody of son Caleb (12)", "one daughter, Zoe", "issue with coworker Deshawn". */
+const BARE = new RegExp(String.raw`(?<=^|[\s,;:(])(${RELATION_WORDS.map((w) => w.replace(/[-]/g, '[- ]?')).join('|')})\s*,?\s+${NAME}`, 'gu');
+/**
+ * The word before a bare relation noun must not make it part of someone else's noun phrase: a possessive
+ * ("Sabine's son", "his girlfriend"), an article or a modifier ("the hiring manager", "my desk buddy", "his new partner").
+ * Prepositions, conjunctions, finite verbs and counts may stand there ("with coworker", "lent brother", "one daughter").
+ */
+const OPENS_BARE = /^(?:|of|with|to|for|from|and|or|by|about|one|two|incl|including|via|plus|also|w\/)$/;
+function startsBareRelation(before: string): boolean {
+  const previous = /([\p{L}'’/]+)[\s,;:(]*$/u.exec(before)?.[1]?.toLowerCase() ?? '';
+  // A past or third-person verb ("lent brother Sean"), not a base or -ing form that may be a modifier ("work wife", "hiring manager").
+  const finiteVerb = readVerb(previous).some((r) => r.form === 'past' || r.form === 'third');
+  return OPENS_BARE.test(previous) || finiteVerb || (previous !== '' && /[,;:(]\s*$/.test(before) && !/['’]s$/.test(previous));
+}
 /** "Ben's birthday ..., he's my husband", "Tom is my brother". */
 const IS_MY = new RegExp(String.raw`\b${NAME}(?:'s|\s+is)\s+(?:also\s+)?(?:[Mm]y|[Oo]ur)\s+${ADJECTIVE}(${RELATION})\b`, 'gu');
 
@@ -70,6 +84,12 @@ export function mentionedRelatives(sentence: string): MentionedRelative[] {
   };
   for (const pattern of PATTERNS) {
     for (const m of sentence.matchAll(pattern)) add(m[1], m[2], m[0].trim());
+  }
+  // "User and wife Denise separated": a partner named while the partnership ends is not a current one.
+  const ending = /\b(?:separat\w*|divorc\w*|broke\s+up|split\s+up)\b/i.test(sentence);
+  for (const m of sentence.matchAll(BARE)) {
+    if (!startsBareRelation(sentence.slice(0, m.index)) || (ending && /^(?:married_to|partner)$/.test(relationFor(m[1])?.predicate ?? ''))) continue;
+    add(m[1], m[2], m[0].trim());
   }
   for (const m of sentence.matchAll(IS_MY)) add(m[2], m[1], m[0].trim());
   for (const [pattern, predicate] of NOMINAL) {
