@@ -25,7 +25,10 @@ function relationOf(group: string, name: string): string | undefined {
   return undefined;
 }
 
+const MENTIONS_GROUP = /kids|children|twins|boys|girls|sons|daughters/i;
+
 export function namedChildren(sentence: string): FactDraft[] {
+  if (!MENTIONS_GROUP.test(sentence)) return [];
   const drafts: FactDraft[] = [];
   for (const m of sentence.matchAll(GROUP)) {
     if (SOMEONE_ELSES.test(sentence.slice(0, m.index))) continue;

@@ -44,8 +44,10 @@ const startsWithInstruction = (sentence: string) => {
 /** "saving up for a trip to Japan": a goal the saving is for (saving_for), not yet a plan. */
 const SAVING_FOR = /\bsaving\s+(?:up\s+)?for\s+(?:a|an|the|our|my)\s+(?:\p{L}+\s+)?$/iu;
 
+const MENTIONS_JOURNEY = new RegExp(JOURNEY, 'i');
+
 export function journeyFacts(sentence: string, referenceTime: Date): FactDraft[] {
-  if (!new RegExp(JOURNEY, 'i').test(sentence) || startsWithInstruction(sentence)) return [];
+  if (!MENTIONS_JOURNEY.test(sentence) || startsWithInstruction(sentence)) return [];
   const places: string[] = [];
   const consider = (place: string | undefined, at: number) => {
     const before = sentence.slice(0, at);

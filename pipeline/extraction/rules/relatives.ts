@@ -38,6 +38,9 @@ const BARE = new RegExp(String.raw`(?<=^|[\s,;:(])(${RELATION_WORDS.map((w) => w
  * Prepositions, conjunctions, finite verbs and counts may stand there ("with coworker", "lent brother", "one daughter").
  */
 const OPENS_BARE = /^(?:|of|with|to|for|from|and|or|by|about|one|two|incl|including|via|plus|also|w\/)$/;
+const BARE_WORDS = new Set(RELATION_WORDS.map((w) => w.split(/[\s-]/)[0]));
+const mayNameBareRelative = (sentence: string) => sentence.toLowerCase().split(/[^a-z]+/).some((w) => BARE_WORDS.has(w));
+
 function startsBareRelation(before: string): boolean {
   const previous = /([\p{L}'’/]+)[\s,;:(]*$/u.exec(before)?.[1]?.toLowerCase() ?? '';
   // A past or third-person verb ("lent brother Sean"), not a base or -ing form that may be a modifier ("work wife", "hiring manager").
@@ -87,7 +90,7 @@ export function mentionedRelatives(sentence: string): MentionedRelative[] {
   }
   // "User and wife Denise separated": a partner named while the partnership ends is not a current one.
   const ending = /\b(?:separat\w*|divorc\w*|broke\s+up|split\s+up)\b/i.test(sentence);
-  for (const m of sentence.matchAll(BARE)) {
+  for (const m of mayNameBareRelative(sentence) ? sentence.matchAll(BARE) : []) {
     if (!startsBareRelation(sentence.slice(0, m.index)) || (ending && /^(?:married_to|partner)$/.test(relationFor(m[1])?.predicate ?? ''))) continue;
     add(m[1], m[2], m[0].trim());
   }
