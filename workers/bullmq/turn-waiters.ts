@@ -4,15 +4,15 @@ import type { Job } from 'bullmq';
 /** A user scope as it may travel through Redis: hashed, so no user id lands in a queue's event stream. */
 export const scopeToken = (scopeKey: string) => createHash('sha256').update(scopeKey).digest('base64url').slice(0, 22);
 
-/**
- * Delay of a commit that must wait for an earlier write. The scope's next landed commit wakes the
- * earliest waiter (TurnWaiters), so this only covers a wake-up that never comes (an earlier write that
- * failed for good or is stuck): a short delay would re-run every waiting commit of a backlog several
- * times before its turn, each run a fetch, a store check and a move back to delayed.
- */
 /** Longest a commit waits in its worker slot for an earlier write of its scope before moving to delayed. */
 export const PARK_MS = 1_000;
 
+/**
+ * Delay of a commit that moved to delayed to wait for an earlier write. The scope's next landed commit
+ * wakes the earliest waiter (TurnWaiters), so this only covers a wake-up that never comes (an earlier
+ * write that failed for good or is stuck): a short delay would re-run every waiting commit of a backlog
+ * several times before its turn, each run a fetch, a store check and a move back to delayed.
+ */
 export const turnRetryDelayMs = (waits: number) => Math.min(500 * 2 ** waits, 4_000);
 
 interface Waiter {
