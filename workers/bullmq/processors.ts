@@ -49,6 +49,9 @@ export abstract class StageProcessor<Output = unknown> {
         // commit promotes the earliest waiting write; the delay only covers a missed wake-up.
         const scope = error.scope === undefined ? undefined : scopeToken(error.scope);
         const waits = scope === undefined ? 0 : this.turns.add(scope, error.seq ?? 0, job);
+        // Once woken (or its delay over) it must run before the scope's later commits, which only
+        // wait behind it: without a priority it goes to the wait list, served before prioritized jobs.
+        if (job.priority !== 0) await job.changePriority({ priority: 0 });
         await job.moveToDelayed(Date.now() + turnRetryDelayMs(waits), token);
         // The earlier write may have committed between the check and the registration.
         if (scope !== undefined) await this.turns.wakeNext(scope);
