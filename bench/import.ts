@@ -212,7 +212,8 @@ async function main() {
       await new Promise((r) => setTimeout(r, 100));
     }
     const seconds = (performance.now() - started) / 1000;
-    const serverCpu = children.reduce((sum, c, i) => sum + cpuSeconds(c.pid) - cpuBefore[i], 0);
+    const cpuByProcess = children.map((c, i) => cpuSeconds(c.pid) - cpuBefore[i]);
+    const serverCpu = cpuByProcess.reduce((sum, s) => sum + s, 0);
     importing = false;
     await reader;
 
@@ -225,6 +226,8 @@ async function main() {
         turns_per_s: Math.round(turns.length / seconds),
         // Load-independent: server CPU spent per turn (API + workers, reads included), and what that allows per core.
         server_cpu_s: round(serverCpu),
+        // Where it went: the API process, and the worker process in BullMQ mode.
+        server_cpu_ms_per_turn: { api: round((cpuByProcess[0] * 1000) / turns.length), ...(redisUrl ? { worker: round((cpuByProcess[1] * 1000) / turns.length) } : {}) },
         turns_per_server_cpu_s: Math.round(turns.length / serverCpu),
         ack_ms: summary(acks),
         reads_during_import_ms: summary(reads),

@@ -1,6 +1,7 @@
 import { derivedId } from '../../core/ids.js';
 import { metadataTerms, type VectorIndex } from '../../storage/vector/types.js';
 import type { FactRecord, HistoryEventRecord, MemoryRecord, Store, UserScope } from '../../storage/types.js';
+import { vectorFromWire, vectorToWire } from './vector-wire.js';
 import type {
   CandidateFact,
   ContradictionDecision,
@@ -81,7 +82,7 @@ export async function embedStage(deps: PipelineDeps, ref: WriteRef): Promise<Emb
   const memory = await loadCurrent(deps.store, ref);
   if (isSkipped(memory)) return memory;
   const [vector] = await deps.embedder.embed([memory.content]);
-  return { skipped: false, embedderId: deps.embedder.id, vector: Array.from(vector) };
+  return { skipped: false, embedderId: deps.embedder.id, vector: vectorToWire(vector) };
 }
 
 // ---------------------------------------------------------------- stage 1b: entities
@@ -496,7 +497,7 @@ export async function commitInTurn(deps: PipelineDeps, ref: WriteRef, turn: Memo
           userId: memory.userId,
           runId: memory.runId,
           metadataTerms: metadataTerms(memory.metadata),
-          vector: Float32Array.from(input.embed.vector),
+          vector: vectorFromWire(input.embed.vector),
           text: memory.content,
         },
       ]);

@@ -40,7 +40,8 @@ export type DecisionDraft =
   | { kind: 'insert'; invalidate: string[]; closedAt?: string; closedBy?: string }
   | { kind: 'insert_closed'; closedAt: string };
 
-export type EmbedOutput = Skipped | { skipped: false; embedderId: string; vector: number[] };
+/** `vector`: float32 bytes in base64 (vector-wire.ts); a number array in jobs queued before that encoding. */
+export type EmbedOutput = Skipped | { skipped: false; embedderId: string; vector: string | number[] };
 export type EntitiesOutput = Skipped | { skipped: false; entities: ExtractedEntity[] };
 export type FactsOutput = Skipped | { skipped: false; facts: FactDraft[] };
 export type Stage1Output = Skipped | { skipped: false; facts: FactDraft[]; candidates: CandidateDraft[][] };

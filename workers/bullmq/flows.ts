@@ -19,8 +19,13 @@ export interface FlowOptions {
  * Payloads carry ids only; content is read from the store by each stage.
  */
 export function writeFlow(job: WriteJob, options: FlowOptions): FlowJob {
-  const opts = (stage: Stage): JobsOptions => ({
+  const opts = (stage: Stage, hasChildren: boolean): JobsOptions => ({
     jobId: jobIdOf(job, stage),
+    // BullMQ queues a parent whose children finished at the front of its wait list, which makes a
+    // queue of parents (contradiction 1 and 2, commit) last in, first out: under a backlog the oldest
+    // writes starve and commits come out of arrival order, only to wait for their turn. Parents
+    // with a priority go to the prioritized set instead, first in, first out within a priority.
+    ...(hasChildren ? { priority: 1 } : {}),
     attempts: options.attempts,
     backoff: { type: 'exponential', delay: options.backoffMs },
     removeOnComplete: true,
@@ -28,6 +33,6 @@ export function writeFlow(job: WriteJob, options: FlowOptions): FlowJob {
     // A stage that fails for good fails its parents too, so the write ends in `error` instead of hanging.
     ...(stage === 'commit' ? {} : { failParentOnFailure: true }),
   });
-  const node = (stage: Stage, children?: FlowJob[]): FlowJob => ({ name: stage, queueName: stage, data: job, opts: opts(stage), children });
+  const node = (stage: Stage, children?: FlowJob[]): FlowJob => ({ name: stage, queueName: stage, data: job, opts: opts(stage, children !== undefined), children });
   return node('commit', [node('embed'), node('entities'), node('contradiction-2', [node('contradiction-1', [node('facts')])])]);
 }

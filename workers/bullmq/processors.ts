@@ -9,7 +9,6 @@ import {
   extractFactsStage,
   EarlierWritePending,
   commitInTurn,
-  isTurn,
   takeTurn,
   turnScopeKey,
   type PipelineDeps,
@@ -50,9 +49,12 @@ export abstract class StageProcessor<Output = unknown> {
         // commit promotes the earliest waiting write; the delay only covers a missed wake-up.
         const scope = error.scope === undefined ? undefined : scopeToken(error.scope);
         const waits = scope === undefined ? 0 : this.turns.add(scope, error.seq ?? 0, job);
+        // Once woken (or its delay over) it must run before the scope's later commits, which only
+        // wait behind it: without a priority it goes to the wait list, served before prioritized jobs.
+        if (job.priority !== 0) await job.changePriority({ priority: 0 });
         await job.moveToDelayed(Date.now() + turnRetryDelayMs(waits), token);
         // The earlier write may have committed between the check and the registration.
-        if (scope !== undefined && (await isTurn(this.ctx.deps.store, job.data))) this.turns.wakeNext(scope);
+        if (scope !== undefined) await this.turns.wakeNext(scope);
         throw new DelayedError();
       }
       this.turns.done(undefined, job.id!);
@@ -124,10 +126,11 @@ class Contradiction2Processor extends StageProcessor {
 
 class CommitProcessor extends StageProcessor {
   readonly stage = 'commit' as const;
+
   protected async run(job: Job<WriteJob>, children: ChildResults) {
     // While an earlier write of the scope is unfinished this job waits and is retried:
     // find that out before fetching and parsing the children's results.
-    const turn = await takeTurn(this.ctx.deps.store, job.data);
+    const turn = await this.takeTurnInOrder(job);
     const scopeKey = turnScopeKey(turn);
     const scope = scopeKey === undefined ? undefined : scopeToken(scopeKey);
     this.turns.done(scope, job.id!);
@@ -136,10 +139,29 @@ class CommitProcessor extends StageProcessor {
       entities: await children.of('entities'),
       contradiction: await children.of<Stage2Output>('contradiction-2'),
     };
-    const output = await commitInTurn(this.ctx.deps, job.data, turn, input, `bullmq-${job.id}`);
-    await this.ctx.outcomes.completed(job.data, output);
-    // `scope` (hashed) lets every worker process wake the scope's next write (see TurnWaiters).
-    return { skipped: output.skipped, scope };
+    try {
+      const output = await commitInTurn(this.ctx.deps, job.data, turn, input, `bullmq-${job.id}`);
+      await this.ctx.outcomes.completed(job.data, output);
+      // `scope` (hashed) lets every worker process wake the scope's next write (see TurnWaiters).
+      return { skipped: output.skipped, scope };
+    } finally {
+      // The scope's next write, parked in this process, need not wait for the event.
+      if (scope !== undefined) this.turns.landed(scope);
+    }
+  }
+
+  /** The write's turn; EarlierWritePending once it has waited in its slot as long as it may (TurnWaiters.park). */
+  private async takeTurnInOrder(job: Job<WriteJob>) {
+    const parkedSince = Date.now();
+    for (;;) {
+      const landingsSeen = this.turns.landings;
+      try {
+        return await takeTurn(this.ctx.deps.store, job.data);
+      } catch (error) {
+        if (!(error instanceof EarlierWritePending) || error.scope === undefined) throw error;
+        if (!(await this.turns.park(scopeToken(error.scope), landingsSeen, parkedSince))) throw error;
+      }
+    }
   }
 }
 

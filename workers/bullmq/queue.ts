@@ -1,6 +1,7 @@
 import { FlowProducer, Queue, QueueEvents, Worker, type ConnectionOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { hostname } from 'node:os';
+import { isTurn } from '../../pipeline/write/stages.js';
 import type { MemoryVersions, WriteJob, WriteQueue } from '../queue.js';
 import { STAGES, jobIdOf, writeFlow, type Stage } from './flows.js';
 import { createProcessors, type ProcessorContext } from './processors.js';
@@ -39,7 +40,7 @@ export class BullMqQueue implements WriteQueue {
   readonly queues: Record<Stage, Queue>;
   private readonly flows: FlowProducer;
   private readonly workers: Worker[] = [];
-  private readonly turns = new TurnWaiters();
+  private readonly turns: TurnWaiters;
   private commitEvents: QueueEvents | null = null;
 
   constructor(
@@ -54,6 +55,8 @@ export class BullMqQueue implements WriteQueue {
       Queue
     >;
     this.flows = new FlowProducer({ connection: conn, prefix: context.prefix });
+    // One commit slot stays free for the earlier writes that parked commits wait for.
+    this.turns = new TurnWaiters((job) => isTurn(context.deps.store, job.data as WriteJob), this.concurrencyOf('commit') - 1);
   }
 
   async enqueue(jobs: WriteJob[]): Promise<void> {
@@ -101,7 +104,7 @@ export class BullMqQueue implements WriteQueue {
     this.commitEvents = new QueueEvents('commit', { connection: this.connection.duplicate({ maxRetriesPerRequest: null }) as unknown as ConnectionOptions, prefix: this.context.prefix });
     this.commitEvents.on('completed', ({ returnvalue }) => {
       const value = (typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue) as { scope?: string } | null;
-      if (value?.scope) this.turns.wakeNext(value.scope);
+      if (value?.scope) this.turns.landed(value.scope);
     });
     for (const processor of createProcessors(this.context, this.turns)) {
       const worker = new Worker<WriteJob>(processor.stage, (job, token) => processor.process(job, token), {
@@ -109,7 +112,7 @@ export class BullMqQueue implements WriteQueue {
         prefix: this.context.prefix,
         // Recorded on each job it takes (`processedBy`), so a stuck job names its worker process.
         name: `${hostname()}-${process.pid}`,
-        concurrency: this.options.concurrency?.[processor.stage] ?? this.options.defaultConcurrency ?? 4,
+        concurrency: this.concurrencyOf(processor.stage),
         // The lock is renewed every lockDuration/2; once it lapses (a killed worker), the next
         // stalled check of any live worker moves the job back to waiting.
         lockDuration: lockMs,
@@ -126,6 +129,10 @@ export class BullMqQueue implements WriteQueue {
       this.workers.push(worker);
     }
     await Promise.all([...this.workers.map((w) => w.waitUntilReady()), this.commitEvents.waitUntilReady()]);
+  }
+
+  private concurrencyOf(stage: Stage): number {
+    return this.options.concurrency?.[stage] ?? this.options.defaultConcurrency ?? 4;
   }
 
   async counts(): Promise<Record<string, number>> {
