@@ -19,6 +19,7 @@ import { QUESTION_STARTERS, setPersonNameCheck } from './lexicon.js';
 import { stripMarkdown } from './markdown.js';
 import { splitClauses, splitSentences as splitPlainSentences } from './sentences.js';
 import { restate } from './restatements.js';
+import { datePlansFromMessage } from './plan-dates.js';
 import { USER, leadingName, type SubjectRef } from './subjects.js';
 import { toFirstPerson } from './third-person.js';
 import { userText } from './transcript.js';
@@ -138,7 +139,9 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
   for (const block of userText(content)) {
     // E-mail header lines ("To: HR", "Re: Address change", "Subject: ...") state nothing about the writer.
     const plain = expandContractions(correctTypos(stripMarkdown(block))).replace(/^[ \t]*(?:to|from|cc|bcc|re|subject|sent)[ \t]*:.*$/gim, '');
-    for (const raw of splitSentences(plain)) {
+    const blockStart = facts.length;
+    const sentences = splitSentences(plain);
+    for (const raw of sentences) {
       if (isQuestionOrRequest(raw)) continue;
       // "(joking obviously)", "jk": what the sentence says is not meant.
       if (NOT_MEANT.test(raw)) continue;
@@ -188,6 +191,7 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
         for (const fact of facts.slice(sentenceStart)) if (fact.tense === 'past' && !fact.negated) Object.assign(fact, { negated: true, tense: 'current', validFrom: null, validTo: null });
       }
     }
+    datePlansFromMessage(facts.slice(blockStart), sentences, input.referenceTime);
   }
   facts.push(...impliedFacts(facts));
   return nameEndedEmployer(facts, content);

@@ -6,6 +6,8 @@
  *  - a new name after a name change: "took my husband's name so it's Emily Novak now" -> "my name is Emily Novak".
  */
 
+import { restateTrip } from './plans.js';
+
 const INTERJECTION = /^(?:funny|honestly|anyway|anyways|well|oh|ok|okay|so|right|update|quick update|small update|news|big news|good news|change of plan|change of plans|fun fact|btw|by the way|plot twist|fyi|heads up|update on me)\s*[,:!—–-]+\s*(?=\S)/i;
 const NEW_FAVOURITE = /^(?:(?:ok|okay|so|well)\s+)?(?:(?:my|our)\s+)?new\s+(favou?rite\s+[\p{L}]+)\s*[:=–—-]\s*/iu;
 const FAVOURITE_ALWAYS = /^(?:(?:my|our)\s+)?(favou?rite\s+[\p{L}]+)(?:['’]s|\s+has|\s+have)\s+(?:always\s+|probably\s+|forever\s+)?been\s+/iu;
@@ -120,6 +122,8 @@ export function restate(sentence: string, agentNote = false): string[] {
   const body = s.replace(/[.!]+$/, '');
   const event = eventRestatement(body);
   if (event) return event;
+  const trip = restateTrip(body);
+  if (trip) return trip;
   const replacedIt = REPLACED_IT.exec(body) ?? REPLACED_MY.exec(body);
   if (replacedIt) return [`I no longer use ${replacedIt[1]}`, `I use ${replacedIt[2]}`];
   const handed = HANDED_BACK.exec(body);

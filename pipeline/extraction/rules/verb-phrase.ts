@@ -78,7 +78,12 @@ export function parseVerbPhrase(tokens: Token[], hasSurfaceStartingWith: (words:
   };
 
   const skipAdverbs = (k: number) => {
-    while (k < tokens.length && (ADVERBS.has(w(k)!) || HEDGES.has(w(k)!) || w(k) === 'not' || w(k) === 'never')) k++;
+    while (k < tokens.length) {
+      if (ADVERBS.has(w(k)!) || HEDGES.has(w(k)!) || w(k) === 'not' || w(k) === 'never') k++;
+      // "is no longer going": an ending, read like "not".
+      else if (w(k) === 'no' && w(k + 1) === 'longer') k += 2;
+      else break;
+    }
     return k;
   };
 
@@ -141,7 +146,7 @@ export function parseVerbPhrase(tokens: Token[], hasSurfaceStartingWith: (words:
     if (BE_PRESENT.has(word) || BE_PAST.has(word) || word === 'be' || word === 'been' || word === 'being') {
       const bePast = BE_PAST.has(word);
       const k = skipAdverbs(i + 1);
-      for (let j = i + 1; j < k; j++) if (w(j) === 'not' || w(j) === 'never') negated = true;
+      for (let j = i + 1; j < k; j++) if (w(j) === 'not' || w(j) === 'never' || w(j) === 'longer') negated = true;
       if (w(k) === 'going' && w(k + 1) === 'to' && isBase(w(k + 2))) { planned = true; i = k + 2; continue; }
       if (w(k) === 'used' && w(k + 1) === 'to') return undefined;
       if (startsAuxiliaryConstruction(k)) { i = k; continue; }
