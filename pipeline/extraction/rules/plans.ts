@@ -6,7 +6,7 @@ import { isEventPhrase } from './lexicon.js';
  *    "we've booked a week in Crete for August", "planning a road trip to Utah" -> "I am going to Edinburgh ...";
  *  - a journey made for an event: "flying to Berlin for PyCon DE on 22 April" is a trip to Berlin and
  *    attending PyCon DE on that date; a denied journey ("no longer travelling to Austin for the
- *    conference") denies both.
+ *    conference") denies the trip only.
  */
 
 const PLANNER = String.raw`(?:(?:note|update|fyi)\s*[:,-]\s*)?(?:(?:I|we|the\s+user|user|she|he)\s+)?(?:am\s+|are\s+|is\s+|have\s+|has\s+|'ve\s+|just\s+|also\s+|now\s+)*`;
@@ -53,7 +53,10 @@ export function restateTrip(body: string): string[] | undefined {
     const event = eventOf(purpose);
     // "Flying to Lyon for ...": chat leaves out the subject, which the second statement needs.
     const subject = before.trim() === '' ? (formOf(verb) === 'ing' ? 'I am ' : 'I ') : before;
-    if (event) return [trip, `${subject}${ATTEND_FORM[formOf(verb)]} ${event}${rest}`];
+    // A journey called off says nothing of the event: "no longer flying to Austin for the conference; it went virtual".
+    const denied = /\b(?:not|no\s+longer|never)\s+$/i.test(before);
+    if (event && !denied) return [trip, `${subject}${ATTEND_FORM[formOf(verb)]} ${event}${rest}`];
+    if (event) return [trip];
     if (verb === 'off') return [trip];
   }
   return planned ? [sentence] : undefined;
