@@ -20,6 +20,7 @@ import { stripMarkdown } from './markdown.js';
 import { splitClauses, splitSentences as splitPlainSentences } from './sentences.js';
 import { restate } from './restatements.js';
 import { datePlansFromMessage } from './plan-dates.js';
+import { replacedValues } from './replacements.js';
 import { USER, leadingName, type SubjectRef } from './subjects.js';
 import { toFirstPerson } from './third-person.js';
 import { userText } from './transcript.js';
@@ -186,6 +187,7 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
       });
       profile.forEach(add);
       mentioned.forEach(add);
+      facts.push(...replacedValues(sentence, facts.slice(sentenceStart)));
       // "I was vegetarian for ten years but I'm not any more": the elliptical clause denies the past state now.
       if (NOT_ANY_MORE.test(sentence)) {
         for (const fact of facts.slice(sentenceStart)) if (fact.tense === 'past' && !fact.negated) Object.assign(fact, { negated: true, tense: 'current', validFrom: null, validTo: null });

@@ -7,6 +7,7 @@
  */
 
 import { restateTrip } from './plans.js';
+import { restateMovedThing } from './replacements.js';
 
 const INTERJECTION = /^(?:funny|honestly|anyway|anyways|well|oh|ok|okay|so|right|update|quick update|small update|news|big news|good news|change of plan|change of plans|fun fact|btw|by the way|plot twist|fyi|heads up|update on me)\s*[,:!—–-]+\s*(?=\S)/i;
 const NEW_FAVOURITE = /^(?:(?:ok|okay|so|well)\s+)?(?:(?:my|our)\s+)?new\s+(favou?rite\s+[\p{L}]+)\s*[:=–—-]\s*/iu;
@@ -61,6 +62,12 @@ const HAD_TO_CANCEL = /^(?:(?:I|we)\s+)?(?:had|have|having)\s+to\s+cancel\s+(the
 const THEY_CANCELLED = /^(?:the\s+)?(?:clinic|surgery|dentist|hospital|practice|doctor|gp|venue|organisers|organizers|airline|hotel|school|office|they|he|she)\s+(?:has\s+|have\s+)?(?:just\s+)?(?:cancelled|canceled|called\s+off)\s+(?:the\s+user['’]s|my|our|the|his|her|their)\s+(.+?)(?:\s*[;,].*)?$/iu;
 /** "dentist rang, they've moved me to the 28th of may": a provider moved the appointment. */
 const THEY_MOVED = /^(?:the\s+)?(\p{L}+)\s+(?:rang|called|phoned|emailed|texted)[,;:]?\s+(?:and\s+)?(?:they|she|he)\s+(?:have\s+|has\s+)?(?:moved|rescheduled|pushed|changed|put)\s+(?:me|it|us|my\s+appointment)\s+(?:back\s+|forward\s+)?(?:to|for)\s+(.+?)(?:[,;]\s*same\s+time)?$/iu;
+
+/**
+ * "a mortgage with Nationwide" is "a Nationwide mortgage": the provider names which one, so that a
+ * move to another provider can end it.
+ */
+const WITH_PROVIDER = /\b(a|an|the|my|our)\s+((?:[\p{Ll}-]+\s+){0,2}(?:mortgage|loan|account|overdraft|credit\s+card|pension|isa|policy|contract))\s+(?:with|at)\s+(\p{Lu}[\p{L}&'’-]*(?:\s+\p{Lu}[\p{L}&'’-]*)*)/gu;
 
 /** "My appointment with the optician is on 2 July": the appointment is named by whom it is with. */
 const APPOINTMENT_WITH = /\b(my|an|a|the|our)\s+appointment\s+with\s+(?:the|my|a|an|our)\s+(\p{L}+)\b/giu;
@@ -117,6 +124,7 @@ export function restate(sentence: string, agentNote = false): string[] {
   // "fav band is arctic monkeys forever": the emphasis is no part of the name.
   if (/\b(?:favou?rite|fave?)\b/i.test(s)) s = s.replace(/\s+(?:forever|for\s+ever|for\s+life|obviously|of\s+course|no\s+contest)\s*([.!]*)$/i, '$1');
   s = s.replace(APPOINTMENT_WITH, (_m, det: string, who: string) => `${/^an?$/i.test(det) ? 'a' : det} ${who} appointment`);
+  s = s.replace(WITH_PROVIDER, (_m, det: string, thing: string, provider: string) => `${/^an$/i.test(det) ? 'a' : det} ${provider} ${thing}`);
   // Agent notes about "the user": a sentence opening with "His"/"Her"/"Their" speaks of the user's people.
   if (agentNote) s = s.replace(/^(?:His|Her|Their)\s+(?=\p{Ll})/u, "The user's ");
   const body = s.replace(/[.!]+$/, '');
@@ -142,6 +150,8 @@ export function restate(sentence: string, agentNote = false): string[] {
   }
   const bank = SWITCHED_BANK.exec(body);
   if (bank && BANK.test(bank[1].trim()) && BANK.test(bank[2].trim())) return [`I no longer bank with ${bank[1].trim()}`, `I bank with ${bank[2].trim()}`];
+  const moved = restateMovedThing(body);
+  if (moved) return moved;
   const switchedGroup = QUIT_AND_JOINED.exec(body);
   if (switchedGroup) return [`I am not a member of ${switchedGroup[1]} any more`, `I am a member of the ${switchedGroup[2]}`];
   const joined = JOINED_GROUP.exec(body);
