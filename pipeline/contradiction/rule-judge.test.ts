@@ -187,3 +187,10 @@ describe('a visit completes the planned trip', () => {
     expect(d).toEqual({ kind: 'insert', invalidate: ['t'] });
   });
 });
+
+describe('a visit fulfils the wish to go', () => {
+  it('"visited Lima" ends wanting to visit Lima, and leaves the other wishes', () => {
+    const d = decideByRules(incoming('visited', 'Lima', '2024-05-20', 4), [live('w', 'wants_to_visit', 'Lima', '2023-01-10', 2), live('x', 'wants_to_visit', 'Cusco', '2023-01-10', 2)]);
+    expect(d).toEqual({ kind: 'insert', invalidate: ['w'] });
+  });
+});

@@ -274,8 +274,8 @@ export function endsAlong(predicate: string): string[] {
   return ENDS_ALONG[predicate] ?? [];
 }
 
-/** Stating the first relation ends a plan of the second for the same object: a trip that was made is over. */
-const COMPLETES: Record<string, string[]> = { visited: ['trip_to'] };
+/** Stating the first relation ends a plan or wish of the second for the same object: a trip that was made is over, a wish to go is fulfilled. */
+const COMPLETES: Record<string, string[]> = { visited: ['trip_to', 'wants_to_visit'] };
 
 export function completes(predicate: string): string[] {
   return COMPLETES[predicate] ?? [];

@@ -8,6 +8,7 @@
 
 import { restateTrip } from './plans.js';
 import { restateMovedThing } from './replacements.js';
+import { restateWish } from './wishes.js';
 
 const INTERJECTION = /^(?:funny|honestly|anyway|anyways|well|oh|ok|okay|so|right|update|quick update|small update|news|big news|good news|change of plan|change of plans|fun fact|btw|by the way|plot twist|fyi|heads up|update on me)\s*[,:!—–-]+\s*(?=\S)/i;
 const NEW_FAVOURITE = /^(?:(?:ok|okay|so|well)\s+)?(?:(?:my|our)\s+)?new\s+(favou?rite\s+[\p{L}]+)\s*[:=–—-]\s*/iu;
@@ -132,6 +133,8 @@ export function restate(sentence: string, agentNote = false): string[] {
   if (event) return event;
   const trip = restateTrip(body);
   if (trip) return trip;
+  const wish = restateWish(body);
+  if (wish) return wish;
   const replacedIt = REPLACED_IT.exec(body) ?? REPLACED_MY.exec(body);
   if (replacedIt) return [`I no longer use ${replacedIt[1]}`, `I use ${replacedIt[2]}`];
   const handed = HANDED_BACK.exec(body);
