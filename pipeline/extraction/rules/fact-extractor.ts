@@ -21,6 +21,7 @@ import { splitClauses, splitSentences as splitPlainSentences } from './sentences
 import { restate } from './restatements.js';
 import { datePlansFromMessage } from './plan-dates.js';
 import { replacedValues } from './replacements.js';
+import { deniedObject } from './category-denials.js';
 import { USER, leadingName, type SubjectRef } from './subjects.js';
 import { toFirstPerson } from './third-person.js';
 import { userText } from './transcript.js';
@@ -120,7 +121,7 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
     if (fact.family === 'people') fact.object = fact.object.replace(/['’]s$/, '');
     const cleaned = cleanObject(fact.predicate, fact.object);
     if (cleaned === undefined) return;
-    fact.object = cleaned;
+    fact.object = fact.negated ? deniedObject(fact.predicate, cleaned) : cleaned;
     // "my girlfriend and I broke up": the relation names no one; a denial ends whoever it is.
     if (fact.family === 'people' && /^(?:my|our)\s+[a-z-]+$/i.test(fact.object)) {
       if (!fact.negated) return;

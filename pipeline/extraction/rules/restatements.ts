@@ -9,6 +9,8 @@
 import { restateTrip } from './plans.js';
 import { restateMovedThing } from './replacements.js';
 import { restateWish } from './wishes.js';
+import { withoutLifeStage } from './life-stages.js';
+import { restateNoCategory } from './category-denials.js';
 
 const INTERJECTION = /^(?:funny|honestly|anyway|anyways|well|oh|ok|okay|so|right|update|quick update|small update|news|big news|good news|change of plan|change of plans|fun fact|btw|by the way|plot twist|fyi|heads up|update on me)\s*[,:!—–-]+\s*(?=\S)/i;
 const NEW_FAVOURITE = /^(?:(?:ok|okay|so|well)\s+)?(?:(?:my|our)\s+)?new\s+(favou?rite\s+[\p{L}]+)\s*[:=–—-]\s*/iu;
@@ -120,7 +122,7 @@ const SWITCHED_BANK = /^(?:(?:I|we|the\s+user|user|he|she|they)\s+(?:have\s+|has
 export function restate(sentence: string, agentNote = false): string[] {
   const name = NEW_NAME.exec(sentence);
   if (name) return [`my name is ${name[1]}`];
-  let s = sentence.trim().replace(INTERJECTION, '');
+  let s = withoutLifeStage(sentence.trim().replace(INTERJECTION, ''));
   s = s.replace(NEW_FAVOURITE, (_m, head: string) => `my ${head} is `).replace(FAVOURITE_ALWAYS, (_m, head: string) => `my ${head} is `);
   // "fav band is arctic monkeys forever": the emphasis is no part of the name.
   if (/\b(?:favou?rite|fave?)\b/i.test(s)) s = s.replace(/\s+(?:forever|for\s+ever|for\s+life|obviously|of\s+course|no\s+contest)\s*([.!]*)$/i, '$1');
@@ -135,6 +137,8 @@ export function restate(sentence: string, agentNote = false): string[] {
   if (trip) return trip;
   const wish = restateWish(body);
   if (wish) return wish;
+  const none = restateNoCategory(body);
+  if (none) return none;
   const replacedIt = REPLACED_IT.exec(body) ?? REPLACED_MY.exec(body);
   if (replacedIt) return [`I no longer use ${replacedIt[1]}`, `I use ${replacedIt[2]}`];
   const handed = HANDED_BACK.exec(body);
