@@ -12,6 +12,7 @@ import { restateWish } from './wishes.js';
 import { withoutLifeStage } from './life-stages.js';
 import { restateNoCategory } from './category-denials.js';
 import { restateMovedOut } from './moved-out.js';
+import { restateDroppedSubject } from './dropped-perfect.js';
 
 const INTERJECTION = /^(?:funny|honestly|anyway|anyways|well|oh|ok|okay|so|right|update|quick update|small update|news|big news|good news|change of plan|change of plans|fun fact|btw|by the way|plot twist|fyi|heads up|update on me)\s*[,:!—–-]+\s*(?=\S)/i;
 const NEW_FAVOURITE = /^(?:(?:ok|okay|so|well)\s+)?(?:(?:my|our)\s+)?new\s+(favou?rite\s+[\p{L}]+)\s*[:=–—-]\s*/iu;
@@ -142,6 +143,8 @@ export function restate(sentence: string, agentNote = false): string[] {
   if (none) return none;
   const movedOut = restateMovedOut(body);
   if (movedOut) return movedOut;
+  const dropped = restateDroppedSubject(body);
+  if (dropped) return dropped;
   const replacedIt = REPLACED_IT.exec(body) ?? REPLACED_MY.exec(body);
   if (replacedIt) return [`I no longer use ${replacedIt[1]}`, `I use ${replacedIt[2]}`];
   const handed = HANDED_BACK.exec(body);
