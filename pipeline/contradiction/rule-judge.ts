@@ -75,6 +75,9 @@ export function namesSameThing(stored: string, denied: string): boolean {
   const a = normalizeObject(stored);
   const b = normalizeObject(denied);
   if (a === b) return true;
+  // "Biscuit died" ends "beagle (Biscuit)": the name the stored object carries.
+  const name = /\(([^)]+)\)/.exec(stored)?.[1];
+  if (name !== undefined && normalizeObject(name) === b) return true;
   const words = (s: string) => s.split(' ').filter((w) => w && !['the', 'my', 'a', 'an', 'our'].includes(w));
   const storedWords = new Set(words(a).map(singular));
   const deniedWords = words(b).map(singular);

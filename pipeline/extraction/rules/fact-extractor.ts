@@ -22,6 +22,7 @@ import { restate } from './restatements.js';
 import { datePlansFromMessage } from './plan-dates.js';
 import { replacedValues } from './replacements.js';
 import { deniedObject } from './category-denials.js';
+import { petLossByName, petNameIn, withPetName } from './pet-names.js';
 import { USER, leadingName, type SubjectRef } from './subjects.js';
 import { toFirstPerson } from './third-person.js';
 import { userText } from './transcript.js';
@@ -188,7 +189,12 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
       });
       profile.forEach(add);
       mentioned.forEach(add);
+      const losses = petLossByName(sentence);
+      // "We lost Clover": a named being, not a possession the parser took it for.
+      for (const loss of losses) removeWhere(facts, sentenceStart, (f) => f.predicate === 'owns' && f.negated && f.object === loss.object);
+      losses.forEach(add);
       facts.push(...replacedValues(sentence, facts.slice(sentenceStart)));
+      nameThePet(facts.slice(sentenceStart), sentence);
       // "I was vegetarian for ten years but I'm not any more": the elliptical clause denies the past state now.
       if (NOT_ANY_MORE.test(sentence)) {
         for (const fact of facts.slice(sentenceStart)) if (fact.tense === 'past' && !fact.negated) Object.assign(fact, { negated: true, tense: 'current', validFrom: null, validTo: null });
@@ -198,6 +204,18 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
   }
   facts.push(...impliedFacts(facts));
   return nameEndedEmployer(facts, content);
+}
+
+function removeWhere(facts: ExtractedFact[], from: number, drop: (f: ExtractedFact) => boolean): void {
+  for (let i = facts.length - 1; i >= from; i--) if (drop(facts[i])) facts.splice(i, 1);
+}
+
+/** The sentence's one pet gets the name the sentence gives it (pet-names.ts). */
+function nameThePet(sentenceFacts: ExtractedFact[], sentence: string): void {
+  const pets = sentenceFacts.filter((f) => f.predicate === 'has_pet' && !f.negated && f.object !== ANY_OBJECT);
+  if (pets.length !== 1) return;
+  const name = petNameIn(sentence, pets[0].object);
+  if (name) pets[0].object = withPetName(pets[0].object, name);
 }
 
 export class RuleFactExtractor implements FactExtractor {

@@ -6,7 +6,7 @@ const described = (content: string) =>
 
 describe('a period of life that dates what follows', () => {
   it('leaves a past fact, not nothing', () => {
-    expect(described('When I was little we had a tortoise called Shelly')).toEqual(['has_pet tortoise past']);
+    expect(described('When I was little we had a tortoise called Shelly')).toEqual(['has_pet tortoise (Shelly) past']);
     expect(described('back when I was at uni I played hockey')).toEqual(['plays hockey past']);
     expect(described('Growing up, I had a pony')).toEqual(['has_pet pony past']);
   });
