@@ -22,3 +22,17 @@ describe('a relation that ends by name', () => {
     expect(described('I moved out in May').some((f) => f.includes('has_roommate'))).toBe(false);
   });
 });
+
+describe('other endings said of the person or the thing', () => {
+  it('a partner one is no longer with', () => {
+    expect(described("I'm not with Callum any more")).toEqual(['user NOT partner Callum']);
+    expect(described('no longer seeing Ines, it was mutual')).toEqual(['user NOT partner Ines']);
+  });
+  it('a medication one is off', () => {
+    expect(described("I'm finally off the citalopram")).toEqual(['user NOT takes_medication citalopram']);
+    expect(described("I'm off work till Monday")).toEqual([]);
+  });
+  it('a car swapped for another is owned, not used', () => {
+    expect(described('we swapped the Fiesta for a Golf')).toEqual(['user NOT owns Fiesta', 'user owns Golf']);
+  });
+});

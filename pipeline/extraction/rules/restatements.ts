@@ -13,6 +13,7 @@ import { withoutLifeStage } from './life-stages.js';
 import { restateNoCategory } from './category-denials.js';
 import { restateMovedOut } from './moved-out.js';
 import { restateDroppedSubject } from './dropped-perfect.js';
+import { restatePartnerEnding } from './partner-endings.js';
 
 const INTERJECTION = /^(?:funny|honestly|anyway|anyways|well|oh|ok|okay|so|right|update|quick update|small update|news|big news|good news|change of plan|change of plans|fun fact|btw|by the way|plot twist|fyi|heads up|update on me)\s*[,:!—–-]+\s*(?=\S)/i;
 const NEW_FAVOURITE = /^(?:(?:ok|okay|so|well)\s+)?(?:(?:my|our)\s+)?new\s+(favou?rite\s+[\p{L}]+)\s*[:=–—-]\s*/iu;
@@ -120,6 +121,9 @@ const BANK = /^(?:HSBC|Barclays|Lloyds|NatWest|Santander|Monzo|Starling|Revolut|
 /** "The user switched from HSBC to Starling": a change of bank, when both ends are banks. */
 const SWITCHED_BANK = /^(?:(?:I|we|the\s+user|user|he|she|they)\s+(?:have\s+|has\s+)?)?(?:just\s+|finally\s+)?(?:switched|moved|changed)\s+(?:banks?\s+|(?:my|our|his|her|their)\s+(?:banking|bank\s+account|current\s+account|account)\s+)?from\s+([\p{L}][\p{L}\d&' -]*?)\s+to\s+([\p{L}][\p{L}\d&'-]*(?:\s+(?:Bank|Direct|Money|Fargo|of\s+America|of\s+Ireland|UK))?)\b/iu;
 
+const VEHICLE = /\b(?:car|van|bike|motorbike|scooter|truck|Corolla|Civic|Golf|Polo|Fiesta|Focus|Corsa|Astra|Clio|Yaris|Prius|Octavia|Fabia|Qashqai|Juke|Tesla|Model\s+[3SXY]|Mini|Defender|Discovery|Range Rover|Mustang|Camry|Accord|CR-V|RAV4|Outback|Impreza|Leaf|Zoe|MG4|ID\.?3|ID\.?4|Ioniq|Niro|Kona|Sportage|Tucson)\b/i;
+const isVehicle = (phrase: string) => VEHICLE.test(phrase);
+
 /** One sentence in, the plain sentences the clause parser reads out (usually the same one). */
 export function restate(sentence: string, agentNote = false): string[] {
   const name = NEW_NAME.exec(sentence);
@@ -141,11 +145,13 @@ export function restate(sentence: string, agentNote = false): string[] {
   if (wish) return wish;
   const none = restateNoCategory(body);
   if (none) return none;
-  const movedOut = restateMovedOut(body);
+  const movedOut = restateMovedOut(body) ?? restatePartnerEnding(body);
   if (movedOut) return movedOut;
   const dropped = restateDroppedSubject(body);
   if (dropped) return dropped;
   const replacedIt = REPLACED_IT.exec(body) ?? REPLACED_MY.exec(body);
+  // A car or a bike swapped for another is owned; a device or an app is used.
+  if (replacedIt && isVehicle(replacedIt[1]) && isVehicle(replacedIt[2])) return [`I no longer have the ${replacedIt[1]}`, `I have a ${replacedIt[2]}`];
   if (replacedIt) return [`I no longer use ${replacedIt[1]}`, `I use ${replacedIt[2]}`];
   const handed = HANDED_BACK.exec(body);
   if (handed) return [`I no longer drive ${handed[1]}`, ...(handed[2] ? [`I drive ${handed[2]}`] : [])];
