@@ -46,3 +46,13 @@ describe('endings of plans', () => {
     expect(described("I'm no longer flying to Oslo")).toEqual(['user NOT trip_to Oslo current -']);
   });
 });
+
+describe('events moved or called off', () => {
+  it('take the new date when the old one is named too', () => {
+    expect(described('the street party was pushed back from April to 8 June')).toContain('user attending street party planned 2024-06-08');
+  });
+  it('keep a place named in two words whole, without the verb after it', () => {
+    expect(described('trip to San Sebastian is off')).toEqual(['user NOT trip_to San Sebastian current -']);
+    expect(described('the trip to Rome is off, work got in the way')).toContain('user NOT trip_to Rome current -');
+  });
+});
