@@ -19,7 +19,7 @@ import { QUESTION_STARTERS, setPersonNameCheck } from './lexicon.js';
 import { stripMarkdown } from './markdown.js';
 import { splitClauses, splitSentences as splitPlainSentences } from './sentences.js';
 import { restate } from './restatements.js';
-import { datePlansFromMessage } from './plan-dates.js';
+import { datePlansFromMessage, leavesDatesFree } from './plan-dates.js';
 import { replacedValues } from './replacements.js';
 import { deniedObject } from './category-denials.js';
 import { petLossByName, petNameIn, withPetName } from './pet-names.js';
@@ -143,8 +143,8 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
     // E-mail header lines ("To: HR", "Re: Address change", "Subject: ...") state nothing about the writer.
     const plain = expandContractions(correctTypos(stripMarkdown(block))).replace(/^[ \t]*(?:to|from|cc|bcc|re|subject|sent)[ \t]*:.*$/gim, '');
     const blockStart = facts.length;
-    const sentences = splitSentences(plain);
-    for (const raw of sentences) {
+    const sentencesWithFreeDates: string[] = [];
+    for (const raw of splitSentences(plain)) {
       if (isQuestionOrRequest(raw)) continue;
       // "(joking obviously)", "jk": what the sentence says is not meant.
       if (NOT_MEANT.test(raw)) continue;
@@ -199,8 +199,9 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
       if (NOT_ANY_MORE.test(sentence)) {
         for (const fact of facts.slice(sentenceStart)) if (fact.tense === 'past' && !fact.negated) Object.assign(fact, { negated: true, tense: 'current', validFrom: null, validTo: null });
       }
+      if (leavesDatesFree(facts.slice(sentenceStart))) sentencesWithFreeDates.push(raw);
     }
-    datePlansFromMessage(facts.slice(blockStart), sentences, input.referenceTime);
+    datePlansFromMessage(facts.slice(blockStart), sentencesWithFreeDates, input.referenceTime);
   }
   facts.push(...impliedFacts(facts));
   return nameEndedEmployer(facts, content);

@@ -36,6 +36,9 @@ describe('a plan dated elsewhere in the message', () => {
     expect(described('we are adopting a kitten! collecting him on the 2nd of April')).toContain('user has_pet kitten planned 2024-04-02');
     expect(described('The venue changed to 20 April; the user is still going to Bath.')).toContain('user trip_to Bath planned 2024-04-20');
   });
+  it('never takes a date another kind of fact used', () => {
+    expect(described("We're moving to Norwich! My birthday is on 2 June, by the way")).toContain('user lives_in Norwich planned -');
+  });
   it('stays undated when the message names several dates', () => {
     expect(described("I'm moving to Galway. Viewing on the 2nd of April, keys on the 30th of April")).toContain('user lives_in Galway planned -');
   });
