@@ -2,7 +2,7 @@ import type OpenAI from 'openai';
 import { z } from 'zod';
 import type { CandidateFact, ContradictionDecision, ContradictionJudge, IncomingFact } from '../types.js';
 import { LlmOutputError, completeJson } from '../extraction/openai-client.js';
-import { isSingleValued, oppositeOf } from '../extraction/taxonomy.js';
+import { completes, endsAlong, isSingleValued, oppositeOf } from '../extraction/taxonomy.js';
 
 /**
  * Stage 2 through an OpenAI-compatible chat model. Cases with nothing to judge
@@ -39,9 +39,10 @@ export const JUDGE_SYSTEM_PROMPT = [
   '- confirm (factId): the new fact restates a live fact (same predicate, same object up to case, articles and spelling).',
   '- insert (invalidate): store the new fact; list live facts it contradicts. Single-valued predicates (e.g. lives_in, works_at) allow one value: a different object contradicts. Multi-valued predicates (likes, owns) are contradicted only by the opposite predicate with the same object.',
   '- insert_closed (closedAt): the new fact contradicts a live fact whose validFrom is later, so it is already history; closedAt = that later validFrom.',
-  '- retract (invalidate): the new fact is a denial (negated=true); list the live facts it denies; nothing new is stored.',
+  '- retract (invalidate): the new fact is a denial (negated=true); list the live facts it denies; nothing new is stored. Object "*" denies every value of the predicate that has started, but no plan that has not (validFrom after referenceTime). A live object may carry a name in parentheses ("beagle (Biscuit)"); a denial by that name ("Biscuit") denies it.',
   '- A past-tense fact never invalidates a different live value; store it closed (insert_closed at its validTo or validFrom) or, if it ends a live copy of the same value, retract that copy.',
   '- Timeline: a fact is valid from validFrom until invalidAt. validFromStated=false means validFrom is only when the fact was recorded, so a later statement (referenceTime after it) about the present outranks it. A live fact that starts later than the new one (a plan) is not invalidated: insert with closedAt = its validFrom instead.',
+  '- Fulfilment and things that end together: a fact whose predicate is listed in `completes` ends live facts of those predicates with the same object (visited X ends trip_to X and wants_to_visit X); a denial ends live facts of the predicates in `endsAlong` with the same object (not owning a car ends driving it).',
   '- reschedule (invalidate = plan ids): the new fact restates a plan that has not started (validFrom after the new referenceTime) with another date, or says it is happening now; those plans are cancelled and the fact is judged again.',
 ].join('\n');
 
@@ -60,7 +61,7 @@ export class LlmContradictionJudge implements ContradictionJudge {
       return { kind: 'insert', invalidate: [] };
     }
     const payload = {
-      incoming: { ...incoming, validFrom: incoming.validFrom.toISOString(), validTo: incoming.validTo?.toISOString() ?? null, referenceTime: incoming.referenceTime?.toISOString() ?? null, singleValued: isSingleValued(incoming.predicate), opposite: oppositeOf(incoming.predicate) ?? null },
+      incoming: { ...incoming, validFrom: incoming.validFrom.toISOString(), validTo: incoming.validTo?.toISOString() ?? null, referenceTime: incoming.referenceTime?.toISOString() ?? null, singleValued: isSingleValued(incoming.predicate), opposite: oppositeOf(incoming.predicate) ?? null, completes: completes(incoming.predicate), endsAlong: endsAlong(incoming.predicate) },
       live: candidates.map((c) => ({ ...c, validFrom: c.validFrom.toISOString(), invalidAt: c.invalidAt?.toISOString() ?? null })),
     };
     const reply = await completeJson(this.options.client, {

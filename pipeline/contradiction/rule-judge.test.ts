@@ -187,3 +187,22 @@ describe('a visit completes the planned trip', () => {
     expect(d).toEqual({ kind: 'insert', invalidate: ['t'] });
   });
 });
+
+describe('a visit fulfils the wish to go', () => {
+  it('"visited Lima" ends wanting to visit Lima, and leaves the other wishes', () => {
+    const d = decideByRules(incoming('visited', 'Lima', '2024-05-20', 4), [live('w', 'wants_to_visit', 'Lima', '2023-01-10', 2), live('x', 'wants_to_visit', 'Cusco', '2023-01-10', 2)]);
+    expect(d).toEqual({ kind: 'insert', invalidate: ['w'] });
+  });
+});
+
+describe('a denial of the whole kind', () => {
+  it('ends every live value but not a plan still to come', () => {
+    const now = day('2024-06-01');
+    const d = decideByRules(incoming('has_pet', ANY_OBJECT, '2024-06-01', 9, { negated: true, referenceTime: now }), [
+      live('cat', 'has_pet', 'cat', '2021-01-01', 1),
+      live('fish', 'has_pet', 'goldfish', '2022-01-01', 2),
+      live('pup', 'has_pet', 'puppy', '2024-08-10', 3),
+    ]);
+    expect(d).toEqual({ kind: 'retract', invalidate: ['cat', 'fish'] });
+  });
+});

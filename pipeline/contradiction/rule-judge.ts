@@ -10,7 +10,8 @@ import { normalizeObject, subjectKey } from '../extraction/normalize.js';
  *
  * Order of the rules:
  *  1. negated fact -> retract the facts it denies (same predicate and object, or any object for
- *     ANY_OBJECT) that started before it; a denied plan that has not started is cancelled the same way;
+ *     ANY_OBJECT) that started before it; a denied plan that has not started is cancelled the same way,
+ *     except by an ANY_OBJECT denial, which speaks of the present ("no pets now");
  *  2. past-tense fact -> never ends another value; if it ends a live copy of the same value, retract
  *     that copy, else store it closed at its stated end (or where the next value starts);
  *  3. same object as a plan that has not started, restated with another date (or as happening now)
@@ -74,6 +75,9 @@ export function namesSameThing(stored: string, denied: string): boolean {
   const a = normalizeObject(stored);
   const b = normalizeObject(denied);
   if (a === b) return true;
+  // "Biscuit died" ends "beagle (Biscuit)": the name the stored object carries.
+  const name = /\(([^)]+)\)/.exec(stored)?.[1];
+  if (name !== undefined && normalizeObject(name) === b) return true;
   const words = (s: string) => s.split(' ').filter((w) => w && !['the', 'my', 'a', 'an', 'our'].includes(w));
   const storedWords = new Set(words(a).map(singular));
   const deniedWords = words(b).map(singular);
@@ -99,7 +103,9 @@ export function decideByRules(incoming: IncomingFact, candidates: CandidateFact[
   if (incoming.negated) {
     // "sold the Golf" ends "owns VW Golf" and, along with it, "drives VW Golf".
     const ended = live.filter((c) => c.predicate === incoming.predicate || endsAlong(incoming.predicate).includes(c.predicate));
-    const denied = object === ANY_OBJECT ? samePredicate : ended.filter((c) => namesSameThing(c.object, incoming.object));
+    // "no pets now" speaks of the present: it ends every live pet but cancels no puppy still to come.
+    if (object === ANY_OBJECT) return { kind: 'retract', invalidate: ids(samePredicate.filter((c) => !notStarted(c, incoming) && (precedes(c, incoming) || compareSupersedeOrder(c, incoming) <= 0))) };
+    const denied = ended.filter((c) => namesSameThing(c.object, incoming.object));
     return { kind: 'retract', invalidate: ids(denied.filter((c) => precedes(c, incoming) || compareSupersedeOrder(c, incoming) <= 0 || notStarted(c, incoming))) };
   }
 

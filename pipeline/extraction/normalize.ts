@@ -23,6 +23,8 @@ export function normalizeObject(value: string): string {
   if (amount) return amountKey(amount);
   let s = value
     .normalize('NFKC')
+    // "beagle (Biscuit)": a name in parentheses tells the reader which one; it is no part of what it is.
+    .replace(/\s*\([^)]*\)/g, ' ')
     .toLowerCase()
     .replace(/[’‘`´]/g, "'")
     .replace(/&/g, ' and ')

@@ -1,4 +1,5 @@
 import type { PredicateFamily } from '../types.js';
+import { changeSurfaces } from './change-verbs.js';
 
 /**
  * The predicate taxonomy: every canonical predicate the extractors may emit,
@@ -231,7 +232,10 @@ const OTHER = family('other', [
   { name: 'member_of', cardinality: 'multi', objectKind: 'organization', description: 'clubs, teams and associations', surfaces: [state('be a member of'), state('be part of'), state('belong to'), onset('join', 'club'), end('quit', 'club'), end('leave', 'club')] },
 ]);
 
-export const PREDICATES: readonly PredicateSpec[] = [...PREFERENCES, ...PEOPLE, ...PLACES, ...WORK, ...OWNERSHIP, ...HEALTH, ...FINANCIAL, ...EVENTS, ...OTHER];
+/** Each predicate with the shared verbs of change its state surfaces imply (change-verbs.ts). */
+export const PREDICATES: readonly PredicateSpec[] = [...PREFERENCES, ...PEOPLE, ...PLACES, ...WORK, ...OWNERSHIP, ...HEALTH, ...FINANCIAL, ...EVENTS, ...OTHER].map(
+  (p) => ({ ...p, surfaces: [...p.surfaces, ...changeSurfaces(p.surfaces)] }),
+);
 
 const BY_NAME = new Map(PREDICATES.map((p) => [p.name, p]));
 
@@ -270,8 +274,8 @@ export function endsAlong(predicate: string): string[] {
   return ENDS_ALONG[predicate] ?? [];
 }
 
-/** Stating the first relation ends a plan of the second for the same object: a trip that was made is over. */
-const COMPLETES: Record<string, string[]> = { visited: ['trip_to'] };
+/** Stating the first relation ends a plan or wish of the second for the same object: a trip that was made is over, a wish to go is fulfilled. */
+const COMPLETES: Record<string, string[]> = { visited: ['trip_to', 'wants_to_visit'] };
 
 export function completes(predicate: string): string[] {
   return COMPLETES[predicate] ?? [];
@@ -294,7 +298,7 @@ const IRREGULAR_LEMMAS: Record<string, string> = {
   is: 'be', am: 'be', are: 'be', was: 'be', were: 'be', been: 'be', being: 'be', "i'm": 'be', "'m": 'be',
   has: 'have', had: 'have', having: 'have',
   got: 'get', gotten: 'get', getting: 'get',
-  bought: 'buy', sold: 'sell', went: 'go', gone: 'go', goes: 'go', grew: 'grow', grown: 'grow',
+  bought: 'buy', brought: 'bring', sold: 'sell', went: 'go', gone: 'go', goes: 'go', grew: 'grow', grown: 'grow',
   left: 'leave', became: 'become', began: 'begin', begun: 'begin', drove: 'drive', driven: 'drive',
   flew: 'fly', flown: 'fly', flies: 'fly', lost: 'lose', knew: 'know', known: 'know', gave: 'give', given: 'give',
   came: 'come', ate: 'eat', eaten: 'eat', drank: 'drink', drunk: 'drink', spoke: 'speak', spoken: 'speak',

@@ -3,7 +3,8 @@ import type { FactDraft } from './draft.js';
 import { findAmount, parseAmount } from '../amount.js';
 import { extractObjects } from './objects.js';
 import { favoritePredicate } from './special.js';
-import { USER } from './subjects.js';
+import { RELATIONS } from './lexicon.js';
+import { USER, type SubjectRef } from './subjects.js';
 
 /**
  * The user's single-valued attributes named by a head noun, with or without "my" (chat drops it):
@@ -54,8 +55,8 @@ function tenseOf(verb: string): Tense {
   return 'current';
 }
 
-function draft(predicate: string, object: string, raw: string, tense: Tense, negated = false): FactDraft {
-  return { subject: USER, predicate, predicateRaw: raw, object, negated, tense, validFrom: null, validTo: null, confidence: 0.9 };
+function draft(predicate: string, object: string, raw: string, tense: Tense, negated = false, subject: SubjectRef = USER): FactDraft {
+  return { subject, predicate, predicateRaw: raw, object, negated, tense, validFrom: null, validTo: null, confidence: 0.9 };
 }
 
 function values(value: string, head: Head, phrase: string): string[] {
@@ -67,6 +68,23 @@ function values(value: string, head: Head, phrase: string): string[] {
   const parsed = parseAmount(amount);
   const implied = HEAD_PERIOD.find(([pattern]) => pattern.test(phrase.toLowerCase()))?.[1];
   return [parsed && !parsed.period && implied ? `${amount} ${implied}` : amount];
+}
+
+const POSSESSOR = /^(?:(?:my|our)\s+)?(\p{L}[\p{L}-]*)['’]s\s+/iu;
+
+/**
+ * Whose attribute it is: "my sister's rent went up" is the sister's, "Anna's salary" is Anna's.
+ * Undefined for a possessor that is neither a relative nor a name ("the landlord's rent" says nothing about the user).
+ */
+function ownerOf(phrase: string): { subject: SubjectRef; phrase: string } | undefined {
+  const m = POSSESSOR.exec(phrase);
+  if (!m) return { subject: USER, phrase };
+  const rest = phrase.slice(m[0].length);
+  const word = m[1];
+  const relation = RELATIONS[word.toLowerCase()];
+  if (relation) return { subject: { subject: `user's ${relation.relation}`, subjectType: 'person', confidence: 1 }, phrase: rest };
+  if (/^\p{Lu}/u.test(word) && !relation) return { subject: { subject: word, subjectType: 'person', confidence: 1 }, phrase: rest };
+  return undefined;
 }
 
 /** Drafts for an attribute clause, or undefined when the clause is not one. */
@@ -81,15 +99,17 @@ export function attributeFacts(text: string): FactDraft[] | undefined {
   const match = STATEMENT.exec(t) ?? LABEL.exec(t);
   const groups = match?.groups;
   if (!groups) return undefined;
-  const head = headOf(groups.phrase);
+  const owner = ownerOf(groups.phrase);
+  if (!owner) return undefined;
+  const head = headOf(owner.phrase);
   if (!head) return undefined;
   const verb = groups.verb ?? ':';
   const raw = `${groups.phrase} ${verb.replace(/\s+from\s+.*$/i, ' from')}`.toLowerCase();
   const found = values(groups.value, head, groups.phrase);
   if (found.length === 0) return undefined;
   const tense = tenseOf(verb);
-  const drafts = found.map((v) => draft(head.predicate, v, raw, tense));
+  const drafts = found.map((v) => draft(head.predicate, v, raw, tense, false, owner.subject));
   const from = groups.from ?? groups.from2;
-  if (from) for (const old of values(from, head, groups.phrase)) drafts.push(draft(head.predicate, old, raw, 'current', true));
+  if (from) for (const old of values(from, head, groups.phrase)) drafts.push(draft(head.predicate, old, raw, 'current', true, owner.subject));
   return drafts;
 }

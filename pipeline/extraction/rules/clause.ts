@@ -3,6 +3,7 @@ import type { SubjectType, Tense } from '../../types.js';
 import { ANY_OBJECT, SURFACE_INDEX, isSingleValued, type ObjectClass, type SurfaceAspect, type SurfaceEntry } from '../taxonomy.js';
 import { activityHabit } from './activities.js';
 import { attributeFacts } from './attributes.js';
+import { wishedPlaces } from './wishes.js';
 import { datedAttributes } from './attribute-dates.js';
 import { copulaFacts } from './copula.js';
 import { unmappedRelation } from './fallback.js';
@@ -345,7 +346,11 @@ function firstHit(vp: VerbPhrase, tokens: Token[]): PredicateHit | undefined {
 function wantsDrafts(vp: VerbPhrase, tokens: Token[]): { predicate: string; objects: string[]; raw: string } | undefined {
   const lemma = vp.readings[0]?.lemma;
   const rest = tokens.slice(vp.mainIndex + 1).map((t) => t.raw).join(' ');
-  if (lemma && ['visit', 'see', 'go', 'travel', 'explore', 'fly'].includes(lemma)) {
+  if (lemma && ['visit', 'see', 'go', 'get', 'travel', 'explore', 'fly'].includes(lemma)) {
+    // "go to Japan and New Zealand one day": each named place is a wish of its own.
+    // Commas alone may qualify a place ("Paris, France"); a list has its "and".
+    const named = /\sand\s/.test(rest) ? wishedPlaces(`visit ${rest.replace(/^to\s+/i, '')}`)?.places : undefined;
+    if (named && named.length > 1) return { predicate: 'wants_to_visit', objects: named, raw: tokens.slice(0, vp.mainIndex + 1).map((t) => t.raw).join(' ') };
     const places = extractObjects(rest.replace(/^to\s+/i, ''), { objectClass: 'place', predicate: 'visited', multi: true });
     if (places.length > 0) return { predicate: 'wants_to_visit', objects: places, raw: tokens.slice(0, vp.mainIndex + 1).map((t) => t.raw).join(' ') };
   }

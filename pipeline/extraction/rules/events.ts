@@ -15,9 +15,11 @@ import { USER } from './subjects.js';
 const HEADS = [...APPOINTMENT_HEADS, ...EVENT_HEADS, 'trip', 'holiday', 'vacation', 'getaway', 'weekend away', 'city break', 'appt', 'physio', 'check-up']
   .sort((a, b) => b.length - a.length)
   .map((h) => h.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-const NP = String.raw`(?:(?:my|our|the|a|an|this|that)\s+)?((?:[\p{L}\d'’&.-]+\s+){0,4}?(?:${HEADS.join('|')})(?:\s+(?:to|in|at|with)\s+[A-Z][\p{L}'’-]+(?:\s+[A-Z][\p{L}'’-]+)?)?)`;
+/** The patterns are case-insensitive, so a place's second word must not be the verb that follows ("trip to Rome is off"). */
+const NOT_A_VERB = String.raw`(?!(?:is|are|was|were|has|have|got|been|off|now|just|will|moved|cancelled|canceled)\b)`;
+const NP = String.raw`(?:(?:my|our|the|a|an|this|that)\s+)?((?:[\p{L}\d'’&.-]+\s+){0,4}?(?:${HEADS.join('|')})(?:\s+(?:to|in|at|with)\s+[A-Z][\p{L}'’-]+(?:\s+${NOT_A_VERB}[A-Z][\p{L}'’-]+)?)?)`;
 
-const MOVED = new RegExp(String.raw`^${NP}(?:'s|’s)?(?:\s+(?:is|are|was|has|have))?(?:\s+(?:now|just|been|got|gotten|officially|also))*\s+(?:moved|pushed(?:\s+back)?|postponed|rescheduled|brought\s+forward|changed|delayed|bumped(?:\s+up)?|shifted)\s+(?:back\s+)?(?:to|until|till|til)\s+(.+)$`, 'iu');
+const MOVED = new RegExp(String.raw`^${NP}(?:'s|’s)?(?:\s+(?:is|are|was|has|have))?(?:\s+(?:now|just|been|got|gotten|officially|also))*\s+(?:moved|pushed(?:\s+back)?|postponed|rescheduled|brought\s+forward|changed|delayed|bumped(?:\s+up)?|shifted)(?:\s+from\s+.+?)?\s+(?:back\s+)?(?:to|until|till|til)\s+(.+)$`, 'iu');
 const DATED = new RegExp(String.raw`^${NP}(?:\s+(?:is|are|will\s+be)|'s|’s)\s+(?:now\s+)?(.+)$`, 'iu');
 const CANCELLED = new RegExp(String.raw`^${NP}(?:'s|’s)?(?:\s+(?:is|are|was|has|have|got|been|just|now|officially))*\s+(?:cancelled|canceled|off|called\s+off|scrapped)\b`, 'iu');
 const USER_CANCELS = new RegExp(String.raw`^(?:I|we)\s+(?:(?:had|have)\s+to\s+|just\s+|also\s+)*(?:cancel(?:led)?|canceled|call(?:ed)?\s+off|scrapped|skip(?:ped)?|can\s+not\s+(?:go\s+to|make(?:\s+it\s+to)?|attend)|am\s+not\s+(?:going\s+to|attending)|are\s+not\s+(?:going\s+to|attending)|will\s+not\s+(?:be\s+)?(?:going\s+to|attending|make\s+it\s+to))\s+${NP}`, 'iu');

@@ -25,6 +25,10 @@ import { QUESTION_STARTERS, setPersonNameCheck } from './lexicon.js';
 import { stripMarkdown } from './markdown.js';
 import { splitClauses, splitSentences as splitPlainSentences } from './sentences.js';
 import { restate } from './restatements.js';
+import { datePlansFromMessage, leavesDatesFree } from './plan-dates.js';
+import { replacedValues } from './replacements.js';
+import { deniedObject } from './category-denials.js';
+import { petLossByName, petNameIn, withPetName } from './pet-names.js';
 import { USER, leadingName, type SubjectRef } from './subjects.js';
 import { toFirstPerson } from './third-person.js';
 import { userText } from './transcript.js';
@@ -124,7 +128,7 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
     if (fact.family === 'people') fact.object = fact.object.replace(/['’]s$/, '');
     const cleaned = cleanObject(fact.predicate, fact.object);
     if (cleaned === undefined) return;
-    fact.object = cleaned;
+    fact.object = fact.negated ? deniedObject(fact.predicate, cleaned) : cleaned;
     // "my girlfriend and I broke up": the relation names no one; a denial ends whoever it is.
     if (fact.family === 'people' && /^(?:my|our)\s+[a-z-]+$/i.test(fact.object)) {
       if (!fact.negated) return;
@@ -144,6 +148,8 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
   for (const block of userText(content)) {
     // E-mail header lines ("To: HR", "Re: Address change", "Subject: ...") state nothing about the writer.
     const plain = expandContractions(correctTypos(stripMarkdown(block))).replace(/^[ \t]*(?:to|from|cc|bcc|re|subject|sent)[ \t]*:.*$/gim, '');
+    const blockStart = facts.length;
+    const sentencesWithFreeDates: string[] = [];
     for (const raw of splitSentences(plain)) {
       if (isQuestionOrRequest(raw)) continue;
       // "(joking obviously)", "jk": what the sentence says is not meant.
@@ -194,14 +200,34 @@ export function extractFactsWithRules(input: ExtractionInput): ExtractedFact[] {
       employmentFacts(sentence, input.referenceTime).forEach(add);
       namedChildren(sentence).forEach(add);
       mentioned.forEach(add);
+      const losses = petLossByName(sentence);
+      // "We lost Clover": a named being, not a possession the parser took it for.
+      for (const loss of losses) removeWhere(facts, sentenceStart, (f) => f.predicate === 'owns' && f.negated && f.object === loss.object);
+      losses.forEach(add);
+      facts.push(...replacedValues(sentence, facts.slice(sentenceStart)));
+      nameThePet(facts.slice(sentenceStart), sentence);
       // "I was vegetarian for ten years but I'm not any more": the elliptical clause denies the past state now.
       if (NOT_ANY_MORE.test(sentence)) {
         for (const fact of facts.slice(sentenceStart)) if (fact.tense === 'past' && !fact.negated) Object.assign(fact, { negated: true, tense: 'current', validFrom: null, validTo: null });
       }
+      if (leavesDatesFree(facts.slice(sentenceStart))) sentencesWithFreeDates.push(raw);
     }
+    datePlansFromMessage(facts.slice(blockStart), sentencesWithFreeDates, input.referenceTime);
   }
   facts.push(...impliedFacts(facts));
   return nameEndedEmployer(facts, content);
+}
+
+function removeWhere(facts: ExtractedFact[], from: number, drop: (f: ExtractedFact) => boolean): void {
+  for (let i = facts.length - 1; i >= from; i--) if (drop(facts[i])) facts.splice(i, 1);
+}
+
+/** The sentence's one pet gets the name the sentence gives it (pet-names.ts). */
+function nameThePet(sentenceFacts: ExtractedFact[], sentence: string): void {
+  const pets = sentenceFacts.filter((f) => f.predicate === 'has_pet' && !f.negated && f.object !== ANY_OBJECT);
+  if (pets.length !== 1) return;
+  const name = petNameIn(sentence, pets[0].object);
+  if (name) pets[0].object = withPetName(pets[0].object, name);
 }
 
 export class RuleFactExtractor implements FactExtractor {

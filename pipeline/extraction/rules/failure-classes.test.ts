@@ -27,7 +27,7 @@ describe('failure classes of issue 8', () => {
   it('possessions and pets named by brand, model or name', () => {
     expect(shown('My phone is a Galaxy S23')).toEqual(['user owns Galaxy S23']);
     expect(shown('Our family car is a 2015 Skoda Octavia')).toEqual(['user owns Skoda Octavia', 'user drives Skoda Octavia']);
-    expect(shown('We adopted a border collie named Juno')).toEqual(['user has_pet border collie']);
+    expect(shown('We adopted a border collie named Juno')).toEqual(['user has_pet border collie (Juno)']);
     expect(shown('I have two rabbits, Bean and Toast')).toEqual(['user has_pet rabbit']);
     expect(shown('Sold my old Civic and bought a used F-150.')).toEqual(['user NOT owns Civic', 'user owns F-150']);
   });

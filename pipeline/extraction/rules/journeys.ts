@@ -21,7 +21,7 @@ const AFTER = new RegExp(String.raw`\b${JOURNEY}\s+(?:\p{L}+\s+){0,2}?(?:to|in|t
 const DESTINATION = new RegExp(String.raw`^${PLACE}`, 'u');
 const BEFORE = new RegExp(String.raw`\b(\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*)?)\s+${JOURNEY}\b`, 'gu');
 const OTHERS_TRIP = /\b(?:(?:his|her|their|your)|\p{Lu}\p{L}*['’]s|(?:sister|brother|mum|mom|dad|son|daughter|friend|wife|husband|partner)['’]s)\s+(?:\p{L}+\s+)?$/iu;
-const CALLED_OFF = /\b(?:cancel(?:l)?ed|cancel(?:l)?ing|called\s+off|calling\s+off|scrapped|fell\s+through|no\s+(?:longer\s+)?(?:trip|holiday|vacation)|not\s+(?:going|happening))\b/i;
+const CALLED_OFF = /\b(?:(?:is|are|was|['’]s)\s+(?:now\s+|officially\s+)?off\b|cancel(?:l)?ed|cancel(?:l)?ing|called\s+off|calling\s+off|scrapped|fell\s+through|no\s+(?:longer\s+)?(?:trip|holiday|vacation)|not\s+(?:going|happening))\b/i;
 const TAKEN = /\b(?:took|went\s+on|had\s+(?:a|an|the|our|my)|was\s+(?:on|away)|were\s+(?:on|away)|got\s+back|came\s+back|returned|just\s+back|loved|enjoyed)\b/i;
 
 /** A destination: a place compromise knows, or a capitalised name WordNet files under location or does not know. */

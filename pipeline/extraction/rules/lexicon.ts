@@ -49,6 +49,12 @@ const PET_PLURALS: Record<string, string> = { puppies: 'puppy', mice: 'mouse', f
 
 /** Singular pet kind for a noun phrase ending in a pet word, e.g. "two cats" -> "cat". */
 export function petKind(phrase: string): string | undefined {
+  // "a labrador puppy": the breed says more than the age word, and tells this dog from the last one.
+  const young = /^(.+?)\s+(?:puppy|puppies|pup|kitten|kittens)$/i.exec(phrase.trim());
+  if (young && young[1].split(' ').length <= 3) {
+    const breed = petKind(young[1]);
+    if (breed) return breed;
+  }
   const words = phrase.toLowerCase().split(' ');
   for (let take = Math.min(3, words.length); take >= 1; take--) {
     const tail = words.slice(-take).join(' ');

@@ -19,6 +19,8 @@ const FUNCTION_WORDS = new Set([
   'way', 'lot', 'bit', 'least', 'most', 'more', 'less', 'much', 'many', 'hard', 'up', 'down', 'out', 'off', 'in', 'on', 'at', 'for',
   'day', 'days', 'night', 'nights', 'week', 'weeks', 'month', 'months', 'year', 'years', 'hour', 'hours', 'minute', 'minutes', 'time', 'times',
   'today', 'tonight', 'tomorrow', 'yesterday', 'now', 'again', 'here', 'there', 'everything', 'anything', 'nothing', 'something', 'whatever',
+  // "she'll attend online": how, not what.
+  'online', 'virtually', 'remotely', 'offline',
 ]);
 
 /** Predicates whose objects are literal values (numbers, amounts, dates): left alone. */

@@ -47,8 +47,10 @@ function startsBareRelation(before: string): boolean {
   const finiteVerb = readVerb(previous).some((r) => r.form === 'past' || r.form === 'third');
   return OPENS_BARE.test(previous) || finiteVerb || (previous !== '' && /[,;:(]\s*$/.test(before) && !/['’]s$/.test(previous));
 }
-/** "Ben's birthday ..., he's my husband", "Tom is my brother". */
-const IS_MY = new RegExp(String.raw`\b${NAME}(?:'s|\s+is)\s+(?:also\s+)?(?:[Mm]y|[Oo]ur)\s+${ADJECTIVE}(${RELATION})\b`, 'gu');
+/** "Ben's birthday ..., he's my husband", "Tom is my brother", "Sam is no longer my flatmate". */
+const IS_MY = new RegExp(String.raw`\b${NAME}(?:'s|\s+is)\s+(?:also\s+)?(no\s+longer\s+|not\s+)?(?:[Mm]y|[Oo]ur)\s+${ADJECTIVE}(${RELATION})\b`, 'gu');
+/** "my roommates are Dev and Sam", "our kids, Ana, Leo and Mia": one relative per name. */
+const PLURAL = new RegExp(String.raw`\b(?:[Mm]y|[Oo]ur)\s+${ADJECTIVE}(${RELATION})s\s*(?:are|,|:)?\s+(${NAME.slice(1, -1)}(?:\s*,\s*${NAME.slice(1, -1)})*\s+(?:and|&)\s+${NAME.slice(1, -1)})`, 'gu');
 
 /** Relations named by a noun or an unnamed person: "the divorce from Mark", "been seeing someone new, Leo". */
 const NOMINAL: [RegExp, string][] = [
@@ -94,7 +96,11 @@ export function mentionedRelatives(sentence: string): MentionedRelative[] {
     if (!startsBareRelation(sentence.slice(0, m.index)) || (ending && /^(?:married_to|partner)$/.test(relationFor(m[1])?.predicate ?? ''))) continue;
     add(m[1], m[2], m[0].trim());
   }
-  for (const m of sentence.matchAll(IS_MY)) add(m[2], m[1], m[0].trim());
+  for (const m of sentence.matchAll(IS_MY)) {
+    add(m[3], m[1], m[0].trim());
+    if (m[2]) for (const r of out) if (r.raw === m[0].trim()) r.negated = true;
+  }
+  for (const m of sentence.matchAll(PLURAL)) for (const name of m[2].split(/\s*,\s*|\s+(?:and|&)\s+/)) add(m[1], name, m[0].trim());
   for (const [pattern, predicate] of NOMINAL) {
     for (const m of sentence.matchAll(pattern)) {
       const name = cleanName(m[1]);

@@ -16,8 +16,13 @@ const OFFER_WITHDRAWN = /^([A-Z][\p{L}&'’-]*(?:\s+[A-Z][\p{L}&'’-]*)*)\s+(?:
 /** "back from Iceland", "just got back from a week in Lisbon": a trip that is over is a visit. */
 const BACK_FROM = /^(?:(?:I|we)\s+(?:am|are)\s+|(?:I|we)\s+(?:just\s+)?got\s+|just\s+got\s+|got\s+|just\s+|finally\s+)?back\s+from\s+(?:(?:a|our|my|the)\s+(?:\w+\s+)?(?:trip|week|weekend|fortnight|holiday|vacation|days?|break)\s+(?:to|in)\s+)?([A-Z][\p{L}'’-]*(?:\s+[A-Z][\p{L}'’-]*)*)/u;
 
+/** "I'm off the sertraline now": the user came off a medication (the surface's class keeps "off work" out). */
+const OFF_IT = /^(?:I\s+am|I['’]m)\s+(?:now\s+|finally\s+|completely\s+)?off\s+(?!to\b)(?:the\s+|my\s+)?(.+?)(?:\s+(?:now|completely|altogether))?$/i;
+
 export function rewriteReportedChange(sentence: string): string {
   const trimmed = sentence.trim();
+  const off = OFF_IT.exec(trimmed.replace(/[.!]+$/, ''));
+  if (off) return `I came off ${off[1]}`;
   const back = BACK_FROM.exec(/^I\b/.test(trimmed) ? trimmed : trimmed.charAt(0).toLowerCase() + trimmed.slice(1));
   if (back) return `I visited ${back[1]}`;
   const raised = RAISED.exec(sentence);

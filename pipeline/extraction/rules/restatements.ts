@@ -6,6 +6,15 @@
  *  - a new name after a name change: "took my husband's name so it's Emily Novak now" -> "my name is Emily Novak".
  */
 
+import { restateTrip } from './plans.js';
+import { restateMovedThing } from './replacements.js';
+import { restateWish } from './wishes.js';
+import { withoutLifeStage } from './life-stages.js';
+import { restateNoCategory } from './category-denials.js';
+import { restateMovedOut } from './moved-out.js';
+import { restateDroppedSubject } from './dropped-perfect.js';
+import { restatePartnerEnding } from './partner-endings.js';
+
 const INTERJECTION = /^(?:funny|honestly|anyway|anyways|well|oh|ok|okay|so|right|update|quick update|small update|news|big news|good news|change of plan|change of plans|fun fact|btw|by the way|plot twist|fyi|heads up|update on me)\s*[,:!—–-]+\s*(?=\S)/i;
 const NEW_FAVOURITE = /^(?:(?:ok|okay|so|well)\s+)?(?:(?:my|our)\s+)?new\s+(favou?rite\s+[\p{L}]+)\s*[:=–—-]\s*/iu;
 const FAVOURITE_ALWAYS = /^(?:(?:my|our)\s+)?(favou?rite\s+[\p{L}]+)(?:['’]s|\s+has|\s+have)\s+(?:always\s+|probably\s+|forever\s+)?been\s+/iu;
@@ -60,6 +69,12 @@ const THEY_CANCELLED = /^(?:the\s+)?(?:clinic|surgery|dentist|hospital|practice|
 /** "dentist rang, they've moved me to the 28th of may": a provider moved the appointment. */
 const THEY_MOVED = /^(?:the\s+)?(\p{L}+)\s+(?:rang|called|phoned|emailed|texted)[,;:]?\s+(?:and\s+)?(?:they|she|he)\s+(?:have\s+|has\s+)?(?:moved|rescheduled|pushed|changed|put)\s+(?:me|it|us|my\s+appointment)\s+(?:back\s+|forward\s+)?(?:to|for)\s+(.+?)(?:[,;]\s*same\s+time)?$/iu;
 
+/**
+ * "a mortgage with Nationwide" is "a Nationwide mortgage": the provider names which one, so that a
+ * move to another provider can end it.
+ */
+const WITH_PROVIDER = /\b(a|an|the|my|our)\s+((?:[\p{Ll}-]+\s+){0,2}(?:mortgage|loan|account|overdraft|credit\s+card|pension|isa|policy|contract))\s+(?:with|at)\s+(\p{Lu}[\p{L}&'’-]*(?:\s+\p{Lu}[\p{L}&'’-]*)*)/gu;
+
 /** "My appointment with the optician is on 2 July": the appointment is named by whom it is with. */
 const APPOINTMENT_WITH = /\b(my|an|a|the|our)\s+appointment\s+with\s+(?:the|my|a|an|our)\s+(\p{L}+)\b/giu;
 
@@ -106,21 +121,37 @@ const BANK = /^(?:HSBC|Barclays|Lloyds|NatWest|Santander|Monzo|Starling|Revolut|
 /** "The user switched from HSBC to Starling": a change of bank, when both ends are banks. */
 const SWITCHED_BANK = /^(?:(?:I|we|the\s+user|user|he|she|they)\s+(?:have\s+|has\s+)?)?(?:just\s+|finally\s+)?(?:switched|moved|changed)\s+(?:banks?\s+|(?:my|our|his|her|their)\s+(?:banking|bank\s+account|current\s+account|account)\s+)?from\s+([\p{L}][\p{L}\d&' -]*?)\s+to\s+([\p{L}][\p{L}\d&'-]*(?:\s+(?:Bank|Direct|Money|Fargo|of\s+America|of\s+Ireland|UK))?)\b/iu;
 
+const VEHICLE = /\b(?:car|van|bike|motorbike|scooter|truck|Corolla|Civic|Golf|Polo|Fiesta|Focus|Corsa|Astra|Clio|Yaris|Prius|Octavia|Fabia|Qashqai|Juke|Tesla|Model\s+[3SXY]|Mini|Defender|Discovery|Range Rover|Mustang|Camry|Accord|CR-V|RAV4|Outback|Impreza|Leaf|Zoe|MG4|ID\.?3|ID\.?4|Ioniq|Niro|Kona|Sportage|Tucson)\b/i;
+const isVehicle = (phrase: string) => VEHICLE.test(phrase);
+
 /** One sentence in, the plain sentences the clause parser reads out (usually the same one). */
 export function restate(sentence: string, agentNote = false): string[] {
   const name = NEW_NAME.exec(sentence);
   if (name) return [`my name is ${name[1]}`];
-  let s = sentence.trim().replace(INTERJECTION, '');
+  let s = withoutLifeStage(sentence.trim().replace(INTERJECTION, ''));
   s = s.replace(NEW_FAVOURITE, (_m, head: string) => `my ${head} is `).replace(FAVOURITE_ALWAYS, (_m, head: string) => `my ${head} is `);
   // "fav band is arctic monkeys forever": the emphasis is no part of the name.
   if (/\b(?:favou?rite|fave?)\b/i.test(s)) s = s.replace(/\s+(?:forever|for\s+ever|for\s+life|obviously|of\s+course|no\s+contest)\s*([.!]*)$/i, '$1');
   s = s.replace(APPOINTMENT_WITH, (_m, det: string, who: string) => `${/^an?$/i.test(det) ? 'a' : det} ${who} appointment`);
+  s = s.replace(WITH_PROVIDER, (_m, det: string, thing: string, provider: string) => `${/^an$/i.test(det) ? 'a' : det} ${provider} ${thing}`);
   // Agent notes about "the user": a sentence opening with "His"/"Her"/"Their" speaks of the user's people.
   if (agentNote) s = s.replace(/^(?:His|Her|Their)\s+(?=\p{Ll})/u, "The user's ");
   const body = s.replace(/[.!]+$/, '');
   const event = eventRestatement(body);
   if (event) return event;
+  const trip = restateTrip(body);
+  if (trip) return trip;
+  const wish = restateWish(body);
+  if (wish) return wish;
+  const none = restateNoCategory(body);
+  if (none) return none;
+  const movedOut = restateMovedOut(body) ?? restatePartnerEnding(body);
+  if (movedOut) return movedOut;
+  const dropped = restateDroppedSubject(body);
+  if (dropped) return dropped;
   const replacedIt = REPLACED_IT.exec(body) ?? REPLACED_MY.exec(body);
+  // A car or a bike swapped for another is owned; a device or an app is used.
+  if (replacedIt && isVehicle(replacedIt[1]) && isVehicle(replacedIt[2])) return [`I no longer have the ${replacedIt[1]}`, `I have a ${replacedIt[2]}`];
   if (replacedIt) return [`I no longer use ${replacedIt[1]}`, `I use ${replacedIt[2]}`];
   const handed = HANDED_BACK.exec(body);
   if (handed) return [`I no longer drive ${handed[1]}`, ...(handed[2] ? [`I drive ${handed[2]}`] : [])];
@@ -138,6 +169,8 @@ export function restate(sentence: string, agentNote = false): string[] {
   }
   const bank = SWITCHED_BANK.exec(body);
   if (bank && BANK.test(bank[1].trim()) && BANK.test(bank[2].trim())) return [`I no longer bank with ${bank[1].trim()}`, `I bank with ${bank[2].trim()}`];
+  const moved = restateMovedThing(body);
+  if (moved) return moved;
   const switchedGroup = QUIT_AND_JOINED.exec(body);
   if (switchedGroup) return [`I am not a member of ${switchedGroup[1]} any more`, `I am a member of the ${switchedGroup[2]}`];
   const joined = JOINED_GROUP.exec(body);

@@ -279,6 +279,13 @@ export function matchSpecialPatterns(text: string, referenceTime: Date): FactDra
 
   const rent = /^I\s+(?:now\s+)?pay\s+(.+?)\s+(?:in|for|of)?\s*rent\b/i.exec(t);
   if (rent) return objects(rent[1], 'money', 'pays_rent', false).map((v) => draft(USER, 'pays_rent', v, 'pay rent'));
+  // "my sister pays £900 for her room": a relative's rent is theirs, not the user's.
+  const relativeRent = /^my\s+([a-z-]+)\s+(?:now\s+)?pays\s+(.+?)\s+(?:(?:in|of)\s+)?(?:rent\b|for\s+(?:her|his|their)\s+(?:room|flat|place|apartment|house)\b)/i.exec(t);
+  const relative = relativeRent ? RELATIONS[relativeRent[1].toLowerCase()] : undefined;
+  if (relativeRent && relative) {
+    const who = { subject: `user's ${relative.relation}`, subjectType: 'person' as const, confidence: 1 };
+    return objects(relativeRent[2], 'money', 'pays_rent', false).map((v) => draft(who, 'pays_rent', v, 'pays rent'));
+  }
 
   const born = /^I\s+was\s+born\s+(?:on\s+|in\s+)?(.+)$/i.exec(t);
   if (born) {

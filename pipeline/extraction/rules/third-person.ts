@@ -23,7 +23,7 @@ export function toFirstPerson(sentence: string): string {
   const role = ROLE_LEAD.exec(sentence);
   if (role && !LEADING.test(sentence)) sentence = `User${sentence.slice(role[0].length)}`;
   const lead = LEADING.exec(sentence);
-  if (!lead) return sentence;
+  if (!lead) return laterClausesAboutUser(sentence);
   const possessive = /(?:'s|’s)$/.test(lead[0]);
   let rest = sentence.slice(lead[0].length);
   let s = `${lead[1]}${possessive ? 'my' : 'I'}${rest}`.replace(/^\s*(?:note|update|fyi|context|n\.?b\.?)?\s*[:,-]?\s*/i, '');
@@ -37,4 +37,11 @@ export function toFirstPerson(sentence: string): string {
   return s
     .replace(/([,;]\s*(?:and\s+|but\s+|so\s+)?|\s(?:and|but|so|because|since|while)\s+)(?:she|he)\b/gi, '$1I')
     .replace(/\b(?:her|his)\b(?=\s+[a-z])/g, 'my');
+}
+
+const LATER_USER = new RegExp(String.raw`([,;]\s*(?:and\s+|but\s+|so\s+)?|\s(?:and|but|so|because|since|while)\s+)${USER_NOUN}(['’]s)?\b`, 'gi');
+
+/** "The reunion was moved to 3 August; the user is still going": a later clause about the user. */
+function laterClausesAboutUser(sentence: string): string {
+  return sentence.replace(LATER_USER, (_m, joint: string, possessive?: string) => `${joint}${possessive ? 'my' : 'I'}`);
 }

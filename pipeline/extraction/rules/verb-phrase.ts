@@ -70,7 +70,7 @@ export function parseVerbPhrase(tokens: Token[], hasSurfaceStartingWith: (words:
     const word = w(k);
     const next = w(k + 1);
     if (!word) return false;
-    if (/^(planning|hoping|wanting|intending|dreaming|aiming|trying|needing|supposed|able|unable|afraid|scared|ready|willing|due|set|scheduled|eager|keen|about)$/.test(word)) return next === 'to';
+    if (/^(planning|hoping|wanting|dying|desperate|itching|longing|intending|dreaming|aiming|trying|needing|supposed|able|unable|afraid|scared|ready|willing|due|set|scheduled|eager|keen|about)$/.test(word)) return next === 'to';
     if (/^(thinking|considering|wondering|debating|deciding|torn)$/.test(word)) return true;
     if (/^(starting|beginning|stopping|quitting|keeping|continuing)$/.test(word)) return isGerund(next) || next === 'to';
     if (word === 'giving') return next === 'up' && isGerund(w(k + 2));
@@ -78,7 +78,12 @@ export function parseVerbPhrase(tokens: Token[], hasSurfaceStartingWith: (words:
   };
 
   const skipAdverbs = (k: number) => {
-    while (k < tokens.length && (ADVERBS.has(w(k)!) || HEDGES.has(w(k)!) || w(k) === 'not' || w(k) === 'never')) k++;
+    while (k < tokens.length) {
+      if (ADVERBS.has(w(k)!) || HEDGES.has(w(k)!) || w(k) === 'not' || w(k) === 'never') k++;
+      // "is no longer going": an ending, read like "not".
+      else if (w(k) === 'no' && w(k + 1) === 'longer') k += 2;
+      else break;
+    }
     return k;
   };
 
@@ -126,7 +131,7 @@ export function parseVerbPhrase(tokens: Token[], hasSurfaceStartingWith: (words:
     if (word === 'going' && next === 'to' && isBase(w(i + 2)) && w(i + 2) !== 'the') { planned = true; i += 2; continue; }
     if (word === 'about' && next === 'to') { planned = true; i += 2; continue; }
     if (/^(plan|plans|planning|planned|intend|intends|intending|scheduled|due|set)$/.test(word) && next === 'to') { planned = true; i += 2; continue; }
-    if (/^(want|wants|wanted|wanting|hope|hoping|hopes|wish|dream|dreaming|aim|aiming|eager|keen)$/.test(word) && next === 'to') { wants = true; i += 2; continue; }
+    if (/^(want|wants|wanted|wanting|hope|hoping|hopes|wish|dream|dreaming|aim|aiming|eager|keen|dying|desperate|itching|longing)$/.test(word) && next === 'to') { wants = true; i += 2; continue; }
     if (/^(need|needs|needed|needing|try|trying|tried|supposed|forced|allowed|able|unable|afraid|scared|ready|willing|meant|remember|forgot|forget)$/.test(word) && next === 'to') return undefined;
     if (/^(thinking|considering|wondering|debating|deciding|torn)$/.test(word)) return undefined;
     if (/^(start|starts|started|starting|begin|begins|began|beginning)$/.test(word) && (isGerund(next) || next === 'to') && !hasSurfaceStartingWith(['start', next!])) {
@@ -141,7 +146,7 @@ export function parseVerbPhrase(tokens: Token[], hasSurfaceStartingWith: (words:
     if (BE_PRESENT.has(word) || BE_PAST.has(word) || word === 'be' || word === 'been' || word === 'being') {
       const bePast = BE_PAST.has(word);
       const k = skipAdverbs(i + 1);
-      for (let j = i + 1; j < k; j++) if (w(j) === 'not' || w(j) === 'never') negated = true;
+      for (let j = i + 1; j < k; j++) if (w(j) === 'not' || w(j) === 'never' || w(j) === 'longer') negated = true;
       if (w(k) === 'going' && w(k + 1) === 'to' && isBase(w(k + 2))) { planned = true; i = k + 2; continue; }
       if (w(k) === 'used' && w(k + 1) === 'to') return undefined;
       if (startsAuxiliaryConstruction(k)) { i = k; continue; }

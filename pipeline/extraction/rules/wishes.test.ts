@@ -21,3 +21,22 @@ describe('wishes to go somewhere', () => {
     expect(described('I want to learn to knit by Christmas')).toContain('user wants_to learn to knit');
   });
 });
+
+describe('wishes as chat writes them, and their fulfilment', () => {
+  const facts = (content: string) => described(content);
+  it('read "dying/desperate/itching to go" as a wish, one per place named', () => {
+    expect(facts('itching to get to Chile and Bolivia at some point')).toEqual(['user wants_to_visit Chile', 'user wants_to_visit Bolivia']);
+    expect(facts("I'm desperate to visit Oaxaca")).toEqual(['user wants_to_visit Oaxaca']);
+  });
+  it('read a bucket list as wishes', () => {
+    expect(facts('just added Iceland to my bucket list')).toEqual(['user wants_to_visit Iceland']);
+    expect(facts('Namibia is at the top of my bucket list')).toEqual(['user wants_to_visit Namibia']);
+  });
+  it('read a ticked-off place as a visit', () => {
+    expect(facts('Crossed Vietnam off the list last month!')).toEqual(['user visited Vietnam']);
+    expect(facts('finally made it to Machu Picchu')).toEqual(['user visited Machu Picchu']);
+  });
+  it('keep a place and its country as one wish', () => {
+    expect(facts('I would love to visit Porto, Portugal')).toEqual(['user wants_to_visit Porto']);
+  });
+});
