@@ -130,9 +130,11 @@ export async function assembleContext(
   const maxChars = q.token_budget * CHARS_PER_TOKEN;
   const filter = vectorFilterOf(principal, { user_id: q.user_id, agent_id: q.agent_id });
   const vector = await embedQuery(svc, q.query, filter.workspaceId);
-  const [dense, lexical, facts] = await Promise.all([
-    nearestMemories(svc, vector, filter, CANDIDATES),
+  // The keyword search is sent first: an index that answers from another thread or server then
+  // works while the vector scan runs here.
+  const [lexical, dense, facts] = await Promise.all([
     keywordHits(svc, q.query, filter),
+    nearestMemories(svc, vector, filter, CANDIDATES),
     svc.store.facts.query({ workspaceId: principal.workspace.id, agentId, userId: q.user_id }, { limit: MAX_FACTS, offset: 0 }, { countTotal: false }),
   ]);
 
