@@ -1,16 +1,32 @@
+import type Database from 'better-sqlite3';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
 /**
+ * Each request has a cell in a buffer shared with the thread, holding who runs it. Cells are
+ * reused round-robin; a cell's value carries the request's round, so a message that arrives
+ * after its cell was reused (the caller ran it long ago) finds no match and is skipped.
+ */
+const SLOTS = 1024;
+const ROUNDS = 1 << 20;
+const QUEUED = 0;
+const TAKEN_BY_THREAD = 1;
+const TAKEN_BY_CALLER = 2;
+const cellValue = (id: number, state: number) => (Math.floor(id / SLOTS) % ROUNDS) * 4 + state;
+
+/**
  * The thread's program. Plain JavaScript, so it starts the same from sources (tsx, vitest) and
- * from the build. It keeps one prepared statement per SQL text, as the main connection does.
+ * from the build. A request the caller has taken back is skipped. One prepared statement per
+ * SQL text, as on the main connection.
  */
 const PROGRAM = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.filename, { readonly: true, fileMustExist: true, timeout: 10000 });
+const states = new Int32Array(workerData.states);
 const statements = new Map();
-parentPort.on('message', ({ id, sql, params }) => {
+parentPort.on('message', ({ id, slot, queued, taken, sql, params }) => {
+  if (Atomics.compareExchange(states, slot, queued, taken) !== queued) return;
   try {
     let statement = statements.get(sql);
     if (!statement) {
@@ -26,62 +42,101 @@ parentPort.on('message', ({ id, sql, params }) => {
 
 type Response = { id: number; rows: unknown[] } | { id: number; error: string };
 
+interface Pending {
+  sql: string;
+  params: unknown[];
+  resolve: (rows: unknown[]) => void;
+  reject: (error: Error) => void;
+}
+
 /**
- * A worker thread with its own read-only connection to an embedded database file, for a read
- * that may run while this thread does other work (the keyword side of context runs there during
- * the vector scan). It reads committed data only, which every write of this process already is
- * when its call returns.
+ * Runs reads of an embedded database file in a worker thread with its own read-only connection,
+ * so that a read (the keyword side of context) proceeds while this thread does other work (the
+ * vector scan). The thread reads committed data only, which every write of this process already
+ * is when its call returns.
+ *
+ * When this thread is free again and the worker has not started the read yet (a busy machine
+ * gives it no core), the read is taken back and run here: waiting for the worker would only add
+ * its scheduling delay. A failed or closed thread leaves every read to this thread's connection.
  */
 export class ReadThread {
-  private readonly pending = new Map<number, { resolve: (rows: unknown[]) => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<number, Pending>();
+  private readonly states: Int32Array;
   private nextId = 0;
-  private stopped: Error | null = null;
+  private stopped = false;
 
-  private constructor(private readonly worker: Worker) {
+  private constructor(
+    private readonly db: Database.Database,
+    states: SharedArrayBuffer,
+    private readonly worker: Worker,
+  ) {
+    this.states = new Int32Array(states);
     worker.on('message', (response: Response) => this.settle(response));
-    worker.on('error', (error) => this.stop(error));
-    worker.on('exit', (code) => this.stop(new Error(`read thread exited (code ${code})`)));
+    worker.on('error', () => this.stop());
+    worker.on('exit', () => this.stop());
     // An idle thread never keeps the process alive; a read in flight does (see all).
     worker.unref();
   }
 
-  static start(filename: string): ReadThread {
+  /** For a database opened from a file; `db` is this thread's connection to it. */
+  static start(db: Database.Database): ReadThread {
+    const states = new SharedArrayBuffer(SLOTS * Int32Array.BYTES_PER_ELEMENT);
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    return new ReadThread(new Worker(PROGRAM, { eval: true, workerData: { filename, driver } }));
+    return new ReadThread(db, states, new Worker(PROGRAM, { eval: true, workerData: { filename: db.name, driver, states } }));
   }
 
-  /** False once the thread has failed or been closed: the caller then reads on its own connection. */
+  /** False once the thread has failed or been closed. */
   get running(): boolean {
-    return this.stopped === null;
+    return !this.stopped;
   }
 
   all(sql: string, params: unknown[]): Promise<unknown[]> {
-    if (this.stopped) return Promise.reject(this.stopped);
+    if (this.stopped) return this.here(sql, params);
     const id = this.nextId++;
+    const slot = id % SLOTS;
+    const queued = cellValue(id, QUEUED);
+    Atomics.store(this.states, slot, queued);
     if (this.pending.size === 0) this.worker.ref();
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, sql, params });
+    const result = new Promise<unknown[]>((resolve, reject) => this.pending.set(id, { sql, params, resolve, reject }));
+    this.worker.postMessage({ id, slot, queued, taken: cellValue(id, TAKEN_BY_THREAD), sql, params });
+    // Runs once this thread has finished its synchronous work (the vector scan, other queries).
+    setImmediate(() => {
+      if (Atomics.compareExchange(this.states, slot, queued, cellValue(id, TAKEN_BY_CALLER)) === queued) this.runHere(id);
     });
+    return result;
+  }
+
+  private async here(sql: string, params: unknown[]): Promise<unknown[]> {
+    return this.db.prepare(sql).all(...params);
+  }
+
+  private runHere(id: number): void {
+    const waiting = this.take(id);
+    if (waiting) this.here(waiting.sql, waiting.params).then(waiting.resolve, waiting.reject);
+  }
+
+  private take(id: number): Pending | undefined {
+    const waiting = this.pending.get(id);
+    this.pending.delete(id);
+    if (this.pending.size === 0) this.worker.unref();
+    return waiting;
   }
 
   private settle(response: Response): void {
-    const waiting = this.pending.get(response.id);
+    const waiting = this.take(response.id);
     if (!waiting) return;
-    this.pending.delete(response.id);
-    if (this.pending.size === 0) this.worker.unref();
     if ('error' in response) waiting.reject(new Error(response.error));
     else waiting.resolve(response.rows);
   }
 
-  private stop(error: Error): void {
-    this.stopped ??= error;
-    for (const { reject } of this.pending.values()) reject(this.stopped);
-    this.pending.clear();
+  /** The thread is gone: the reads it had not answered run here. */
+  private stop(): void {
+    this.stopped = true;
+    for (const id of [...this.pending.keys()]) this.runHere(id);
   }
 
   async close(): Promise<void> {
-    this.stop(new Error('read thread closed'));
+    this.stop();
     await this.worker.terminate();
   }
 }

@@ -33,7 +33,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
   }
 
   static async open(db: Database.Database): Promise<EmbeddedVectorIndex> {
-    return new EmbeddedVectorIndex(db, await prepareDotKernel(), true, db.memory ? null : ReadThread.start(db.name));
+    return new EmbeddedVectorIndex(db, await prepareDotKernel(), true, db.memory ? null : ReadThread.start(db));
   }
 
   /** Write-only access for pipeline threads; the searching index picks their rows up through the revision counter. */
@@ -172,16 +172,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
   }
 
   private async readKeywords(sql: string, params: unknown[]): Promise<unknown[]> {
-    const reader = this.keywordReader;
-    if (reader?.running) {
-      try {
-        return await reader.all(sql, params);
-      } catch (error) {
-        if (reader.running) throw error;
-        // The thread has stopped: this read, and the next ones, run here.
-      }
-    }
-    return this.db.prepare(sql).all(...params);
+    return this.keywordReader ? this.keywordReader.all(sql, params) : this.db.prepare(sql).all(...params);
   }
 
   async termStatistics(_workspaceId: string, query: string): Promise<TermStatistics> {
