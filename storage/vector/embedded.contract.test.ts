@@ -52,3 +52,31 @@ describe('embedded keyword index erasure', () => {
     }
   });
 });
+
+describe('embedded term statistics', () => {
+  it('count the documents after every keyword-index write, through this index or another connection, and not after other writes', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'engram-fts-count-'));
+    const database = openDatabase(folder);
+    const other = openDatabase(folder);
+    try {
+      const index = await EmbeddedVectorIndex.open(database);
+      const writer = EmbeddedVectorIndex.openWriter(other);
+      const doc = (id: string) => ({ id, workspaceId: 'ws_count', agentId: null, userId: 'u', runId: null, metadataTerms: [], vector: new Float32Array([1, 0, 0, 0]), text: `walks the dog ${id}` });
+      const documents = async () => (await index.termStatistics('ws_count', 'dog')).documents;
+      expect(await documents()).toBe(0);
+      await index.upsert([doc('mem_1'), doc('mem_2')]);
+      expect(await documents()).toBe(2);
+      await writer.upsert([doc('mem_3')]);
+      expect(await documents()).toBe(3);
+      await index.remove('ws_count', ['mem_1']);
+      expect(await documents()).toBe(2);
+      database.exec('CREATE TABLE IF NOT EXISTS unrelated (x); INSERT INTO unrelated VALUES (1)');
+      expect(await documents()).toBe(2);
+      await index.close();
+    } finally {
+      other.close();
+      database.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
