@@ -130,11 +130,9 @@ export async function assembleContext(
   const maxChars = q.token_budget * CHARS_PER_TOKEN;
   const filter = vectorFilterOf(principal, { user_id: q.user_id, agent_id: q.agent_id });
   const vector = await embedQuery(svc, q.query, filter.workspaceId);
-  // The keyword search is sent first: an index that answers from another thread or server then
-  // works while the vector scan runs here.
-  const [lexical, dense, liveFacts] = await Promise.all([
-    keywordHits(svc, q.query, filter),
+  const [dense, lexical, liveFacts] = await Promise.all([
     nearestMemories(svc, vector, filter, CANDIDATES),
+    keywordHits(svc, q.query, filter),
     svc.store.facts.listForContext({ workspaceId: principal.workspace.id, agentId, userId: q.user_id }, MAX_FACTS),
   ]);
 

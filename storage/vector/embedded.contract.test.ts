@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describeVectorIndexContract } from '../contract/vector-contract.js';
 import { openDatabase } from '../sqlite/store.js';
 import { EmbeddedVectorIndex } from './embedded.js';
+import { compareHits } from './types.js';
 
 let dir: string | null = null;
 let db: Database.Database | null = null;
@@ -75,6 +76,44 @@ describe('embedded term statistics', () => {
       await index.close();
     } finally {
       other.close();
+      database.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('embedded keyword top k', () => {
+  it('returns the first k of the full BM25 ranking, ties by id, in every scope', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'engram-fts-top-k-'));
+    const database = openDatabase(folder);
+    try {
+      const index = await EmbeddedVectorIndex.open(database);
+      const words = ['dog', 'walk', 'park', 'coffee', 'morning', 'sister', 'lives', 'rome', 'guitar', 'lessons', 'cats'];
+      // Few distinct texts over many documents: BM25 ties are the rule.
+      await index.upsert(
+        Array.from({ length: 240 }, (_, i) => ({
+          id: `mem_${String((i * 7919) % 1000).padStart(4, '0')}_${i}`,
+          workspaceId: i % 5 === 0 ? 'ws_other' : 'ws_top',
+          agentId: i % 3 === 0 ? 'agent_a' : null,
+          userId: `user${i % 4}`,
+          runId: null,
+          metadataTerms: i % 2 ? ['topic="pets"'] : [],
+          vector: new Float32Array([1, 0, 0, 0]),
+          text: Array.from({ length: 3 + (i % 4) }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(' '),
+        })),
+      );
+      const scopes = [{}, { userId: 'user1' }, { agentId: null }, { agentId: 'agent_a', metadataTerms: ['topic="pets"'] }];
+      for (const query of ['dog walk', 'coffee in the morning', 'Where does her sister live?', 'cats']) {
+        for (const scope of scopes) {
+          const filter = { workspaceId: 'ws_top', ...scope };
+          const everything = await index.searchText(query, filter, 10_000);
+          expect(everything.length).toBeGreaterThan(5);
+          expect(everything.every((h, i) => i === 0 || compareHits(everything[i - 1], h) < 0)).toBe(true);
+          for (const k of [1, 5, 20]) expect(await index.searchText(query, filter, k)).toEqual(everything.slice(0, k));
+        }
+      }
+      await index.close();
+    } finally {
       database.close();
       rmSync(folder, { recursive: true, force: true });
     }

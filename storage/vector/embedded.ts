@@ -2,8 +2,6 @@ import type Database from 'better-sqlite3';
 import { VectorPartition } from './partition.js';
 import { prepareDotKernel, type DotKernel } from './simd-kernel.js';
 import { keywordTerms, termStem } from './keywords.js';
-import { ReadThread } from '../sqlite/read-thread.js';
-import { keywordHits, keywordQuery, type KeywordRow } from './keyword-search.js';
 import type { TermStatistics, VectorDoc, VectorFilter, VectorHit, VectorIndex } from './types.js';
 
 const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
@@ -26,14 +24,12 @@ export class EmbeddedVectorIndex implements VectorIndex {
     private readonly makeKernel: () => DotKernel,
     /** False for a writer (a pipeline thread): it persists vectors and never loads or searches them. */
     private readonly searchable = true,
-    /** Runs keyword searches beside this thread (a file database only); null: they run here. */
-    private readonly keywordReader: ReadThread | null = null,
   ) {
     if (searchable) this.sync();
   }
 
   static async open(db: Database.Database): Promise<EmbeddedVectorIndex> {
-    return new EmbeddedVectorIndex(db, await prepareDotKernel(), true, db.memory ? null : ReadThread.start(db));
+    return new EmbeddedVectorIndex(db, await prepareDotKernel());
   }
 
   /** Write-only access for pipeline threads; the searching index picks their rows up through the revision counter. */
@@ -168,13 +164,23 @@ export class EmbeddedVectorIndex implements VectorIndex {
   }
 
   async searchText(query: string, filter: VectorFilter, k: number): Promise<VectorHit[]> {
-    const q = keywordQuery(query, filter, k);
-    if (!q) return [];
-    return keywordHits(q, (await this.readKeywords(q.sql, q.params)) as KeywordRow[]);
-  }
-
-  private async readKeywords(sql: string, params: unknown[]): Promise<unknown[]> {
-    return this.keywordReader ? this.keywordReader.all(sql, params) : this.db.prepare(sql).all(...params);
+    const terms = keywordTerms(query);
+    if (terms.length === 0 || k <= 0) return [];
+    const parts = ['text_index MATCH ?', 'd.workspace_id = ?'];
+    const params: unknown[] = [terms.map((t) => `"${t}"`).join(' OR '), filter.workspaceId];
+    if (filter.agentId !== undefined) parts.push(filter.agentId === null ? 'd.agent_id IS NULL' : 'd.agent_id = ?');
+    if (filter.agentId) params.push(filter.agentId);
+    if (filter.userId !== undefined) (parts.push('d.user_id = ?'), params.push(filter.userId));
+    if (filter.runId !== undefined) (parts.push('d.run_id = ?'), params.push(filter.runId));
+    const required = filter.metadataTerms ?? [];
+    const rows = this.db
+      .prepare(
+        `SELECT d.id AS id, d.meta_terms AS terms, -bm25(text_index) AS score FROM text_index JOIN text_docs d ON d.rowid = text_index.rowid
+         WHERE ${parts.join(' AND ')} ORDER BY score DESC, d.id ${required.length ? '' : 'LIMIT ?'}`,
+      )
+      .all(...params, ...(required.length ? [] : [k])) as { id: string; terms: string; score: number }[];
+    const matching = required.length ? rows.filter((r) => required.every((t) => (JSON.parse(r.terms) as string[]).includes(t))) : rows;
+    return matching.slice(0, k).map((r) => ({ id: r.id, score: r.score }));
   }
 
   async termStatistics(_workspaceId: string, query: string): Promise<TermStatistics> {
@@ -217,7 +223,5 @@ export class EmbeddedVectorIndex implements VectorIndex {
     return (this.db.prepare('SELECT COUNT(*) AS n FROM vectors').get() as { n: number }).n;
   }
 
-  async close(): Promise<void> {
-    await this.keywordReader?.close();
-  }
+  async close(): Promise<void> {}
 }
