@@ -161,6 +161,9 @@ export interface FactRecord {
   createdAt: string;
 }
 
+/** What the context block shows of a fact and ranks it by. */
+export type ContextFact = Pick<FactRecord, 'id' | 'subject' | 'subjectKey' | 'predicate' | 'predicateRaw' | 'family' | 'object' | 'objectKey' | 'validFrom' | 'sourceMemoryIds'>;
+
 export interface FactFilter {
   workspaceId: string;
   userId?: string | null;
@@ -196,6 +199,8 @@ export interface FactRepository {
   get(workspaceId: string, id: string): Promise<FactRecord | null>;
   /** Ordered by valid_from desc, then seq desc, then id. `total` is -1 when `countTotal` is false (hot read paths skip the count). */
   query(filter: FactFilter, page: Page, options?: { countTotal?: boolean }): Promise<Paged<FactRecord>>;
+  /** The first `limit` facts of `query`'s order, with only the fields context uses (it reads them on every request). */
+  listForContext(filter: FactFilter, limit: number): Promise<ContextFact[]>;
   /**
    * Live facts in one user scope with this subject and any of these predicates. With `openAt`, also
    * facts whose (future) end is after that instant, e.g. a current home a planned move will end.

@@ -3,7 +3,7 @@ import { checkAgentReadable } from '../commands/agents.js';
 import { cosine } from '../../pipeline/embedding/index.js';
 import { readAgent, type Principal } from '../principal.js';
 import type { Services } from '../services.js';
-import type { FactRecord, MemoryRecord } from '../../storage/types.js';
+import type { ContextFact, MemoryRecord } from '../../storage/types.js';
 import type { VectorFilter, VectorHit } from '../../storage/vector/types.js';
 import { PREDICATE_FAMILIES, type Embedder } from '../../pipeline/types.js';
 import { embedQuery, nearestMemories, vectorFilterOf } from './search.js';
@@ -22,7 +22,7 @@ class FactEmbeddingCache {
   private readonly vectors = new Map<string, Float32Array>();
   constructor(private readonly max: number) {}
 
-  async get(embedder: Embedder, facts: FactRecord[]): Promise<Float32Array[]> {
+  async get(embedder: Embedder, facts: ContextFact[]): Promise<Float32Array[]> {
     const missing = facts.filter((f) => !this.vectors.has(this.key(embedder, f)));
     if (missing.length) {
       // A fact is a short statement matched against the query's vector, like a query: the length
@@ -38,15 +38,15 @@ class FactEmbeddingCache {
     return facts.map((f) => this.vectors.get(this.key(embedder, f))!);
   }
 
-  private key(embedder: Embedder, f: FactRecord) {
+  private key(embedder: Embedder, f: ContextFact) {
     return `${embedder.id}:${f.id}`;
   }
 }
 
 const factEmbeddings = new FactEmbeddingCache(200_000);
-const factText = (f: FactRecord) => `${f.subject} ${f.predicateRaw} ${f.object}`;
+const factText = (f: ContextFact) => `${f.subject} ${f.predicateRaw} ${f.object}`;
 
-const factLine = (f: FactRecord) => `- ${f.subject} ${f.predicate.replace(/_/g, ' ')} ${f.object} (since ${f.validFrom.slice(0, 10)})`;
+const factLine = (f: ContextFact) => `- ${f.subject} ${f.predicate.replace(/_/g, ' ')} ${f.object} (since ${f.validFrom.slice(0, 10)})`;
 /** Memories carry their date, so the reader can answer "when" questions. */
 const memoryLine = (m: MemoryRecord) => `- [${(m.referenceTime ?? m.createdAt).slice(0, 10)}] ${m.content.replace(/\s+/g, ' ').trim()}`;
 
@@ -130,10 +130,10 @@ export async function assembleContext(
   const maxChars = q.token_budget * CHARS_PER_TOKEN;
   const filter = vectorFilterOf(principal, { user_id: q.user_id, agent_id: q.agent_id });
   const vector = await embedQuery(svc, q.query, filter.workspaceId);
-  const [dense, lexical, facts] = await Promise.all([
+  const [dense, lexical, liveFacts] = await Promise.all([
     nearestMemories(svc, vector, filter, CANDIDATES),
     keywordHits(svc, q.query, filter),
-    svc.store.facts.query({ workspaceId: principal.workspace.id, agentId, userId: q.user_id }, { limit: MAX_FACTS, offset: 0 }, { countTotal: false }),
+    svc.store.facts.listForContext({ workspaceId: principal.workspace.id, agentId, userId: q.user_id }, MAX_FACTS),
   ]);
 
   // Reciprocal rank fusion of the two rankings.
@@ -159,7 +159,6 @@ export async function assembleContext(
     return true;
   });
 
-  const liveFacts = facts.items;
   const factVectors = await factEmbeddings.get(svc.pipeline.embedder, liveFacts);
   const topSources = new Map(memories.slice(0, FACT_SOURCE_TOP).map(({ memory, score }) => [memory.id, score]));
   const scoredFacts = liveFacts

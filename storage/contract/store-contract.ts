@@ -10,7 +10,7 @@
  * the records this suite inserted, never through absolute counts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentRegistration, ApiKeyRecord, AuditRecord, BatchRecord, HistoryEventRecord, Store, WorkspaceRecord } from '../types.js';
+import type { AgentRegistration, ApiKeyRecord, AuditRecord, BatchRecord, FactRecord, HistoryEventRecord, Store, WorkspaceRecord } from '../types.js';
 import { at, fact, ids, memory, newWorkspaceId, sleep, sorted, uid } from './fixtures.js';
 
 export function describeStoreContract(
@@ -502,6 +502,26 @@ export function describeStoreContract(
         const page = await store.facts.query({ workspaceId: ws }, { limit: 2, offset: 2 });
         expect(ids(page.items)).toEqual(['fct_a', 'fct_b']);
         expect(page.total).toBe(5);
+      });
+
+      it('lists for context the first facts of the query order, live ones only, with the fields context uses', async () => {
+        const ws = newWorkspaceId();
+        const base = uid('fct_');
+        const facts = [
+          fact(ws, { id: `${base}_b`, userId: 'alice', validFrom: at(5), seq: 1, sourceMemoryIds: ['mem_1', 'mem_2'] }),
+          fact(ws, { id: `${base}_a`, userId: 'alice', validFrom: at(5), seq: 1 }),
+          fact(ws, { id: `${base}_c`, userId: 'bob', validFrom: at(9), seq: 0 }),
+          fact(ws, { id: `${base}_d`, userId: 'alice', validFrom: at(7), seq: 3, invalidAt: at(8), invalidatedBy: 'fct_x' }),
+        ];
+        for (const f of facts) await store.facts.insert(f);
+        const fields = ({ id, subject, subjectKey, predicate, predicateRaw, family, object, objectKey, validFrom, sourceMemoryIds }: FactRecord) =>
+          ({ id, subject, subjectKey, predicate, predicateRaw, family, object, objectKey, validFrom, sourceMemoryIds });
+        for (const [filter, limit] of [[{ workspaceId: ws }, 10], [{ workspaceId: ws }, 2], [{ workspaceId: ws, userId: 'alice' }, 10]] as const) {
+          const queried = await store.facts.query(filter, { limit, offset: 0 });
+          expect(await store.facts.listForContext(filter, limit)).toEqual(queried.items.map(fields));
+        }
+        expect((await store.facts.listForContext({ workspaceId: ws }, 10)).map((f) => f.id)).toEqual([`${base}_c`, `${base}_a`, `${base}_b`]);
+        expect(await store.facts.listForContext({ workspaceId: ws }, 0)).toEqual([]);
       });
 
       it('filters by scope (null vs value vs any), run, subject, entity, predicate, family, source and ids', async () => {

@@ -1,5 +1,5 @@
 import type { Collection, Document, Filter, IndexDescription } from 'mongodb';
-import type { FactFilter, FactRecord, FactRepository, MemoryVersionRef, Page, Paged, UserScope } from '../types.js';
+import type { ContextFact, FactFilter, FactRecord, FactRepository, MemoryVersionRef, Page, Paged, UserScope } from '../types.js';
 import { findAndDelete, isDuplicateKeyError, maybe, pageOf } from './util.js';
 
 /**
@@ -137,6 +137,24 @@ export class MongoFactRepository implements FactRepository {
       options.countTotal === false ? Promise.resolve(-1) : this.col.countDocuments(f),
     ]);
     return { items: docs.map(toRecord), total };
+  }
+
+  async listForContext(filter: FactFilter, limit: number): Promise<ContextFact[]> {
+    if (limit <= 0) return []; // limit(0) would mean no limit
+    const projection = { subject: 1, subjectKey: 1, predicate: 1, predicateRaw: 1, family: 1, object: 1, objectKey: 1, validFrom: 1, sourceMemoryIds: 1 };
+    const docs = await this.col.find(where(filter), { projection }).sort({ validFrom: -1, seq: -1, _id: 1 }).limit(limit).toArray();
+    return docs.map((d) => ({
+      id: d._id,
+      subject: d.subject,
+      subjectKey: d.subjectKey,
+      predicate: d.predicate,
+      predicateRaw: d.predicateRaw,
+      family: d.family,
+      object: d.object,
+      objectKey: d.objectKey,
+      validFrom: d.validFrom,
+      sourceMemoryIds: d.sourceMemoryIds ?? [],
+    }));
   }
 
   async findLive(scope: UserScope, subjectKey: string, predicates: string[], openAt?: string): Promise<FactRecord[]> {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { FactFilter, FactRecord, FactRepository, MemoryVersionRef, Page, Paged, UserScope } from '../types.js';
+import type { ContextFact, FactFilter, FactRecord, FactRepository, MemoryVersionRef, Page, Paged, UserScope } from '../types.js';
 
 const refOf = (s: MemoryVersionRef) => `${s.memoryId}@${s.version}`;
 import { Where, json, parse } from './sql.js';
@@ -136,6 +136,28 @@ export class SqliteFactRepository implements FactRepository {
     if (options.countTotal === false) return { items: rows.map(toRecord), total: -1 };
     const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM facts ${w.sql}`).get(...w.params) as { n: number }).n;
     return { items: rows.map(toRecord), total };
+  }
+
+  async listForContext(filter: FactFilter, limit: number): Promise<ContextFact[]> {
+    const w = where(filter);
+    const rows = this.db
+      .prepare(
+        `SELECT id, subject, subject_key, predicate, predicate_raw, family, object, object_key, valid_from, source_memory_ids FROM facts ${w.sql}
+         ORDER BY valid_from DESC, seq DESC, id ASC LIMIT ?`,
+      )
+      .all(...w.params, limit) as Pick<FactRow, 'id' | 'subject' | 'subject_key' | 'predicate' | 'predicate_raw' | 'family' | 'object' | 'object_key' | 'valid_from' | 'source_memory_ids'>[];
+    return rows.map((r) => ({
+      id: r.id,
+      subject: r.subject,
+      subjectKey: r.subject_key,
+      predicate: r.predicate,
+      predicateRaw: r.predicate_raw,
+      family: r.family,
+      object: r.object,
+      objectKey: r.object_key,
+      validFrom: r.valid_from,
+      sourceMemoryIds: parse(r.source_memory_ids),
+    }));
   }
 
   async findLive(scope: UserScope, subjectKey: string, predicates: string[], openAt?: string): Promise<FactRecord[]> {

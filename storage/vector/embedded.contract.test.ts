@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describeVectorIndexContract } from '../contract/vector-contract.js';
 import { openDatabase } from '../sqlite/store.js';
 import { EmbeddedVectorIndex } from './embedded.js';
+import { compareHits } from './types.js';
 
 let dir: string | null = null;
 let db: Database.Database | null = null;
@@ -46,6 +47,72 @@ describe('embedded keyword index erasure', () => {
       expect(database.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'text_index_content'").get()).toEqual({ n: 0 });
       const secure = database.prepare("SELECT v FROM text_index_config WHERE k = 'secure-delete'").get() as { v: number };
       expect(secure.v).toBe(1);
+    } finally {
+      database.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('embedded term statistics', () => {
+  it('count the documents after every keyword-index write, through this index or another connection, and not after other writes', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'engram-fts-count-'));
+    const database = openDatabase(folder);
+    const other = openDatabase(folder);
+    try {
+      const index = await EmbeddedVectorIndex.open(database);
+      const writer = EmbeddedVectorIndex.openWriter(other);
+      const doc = (id: string) => ({ id, workspaceId: 'ws_count', agentId: null, userId: 'u', runId: null, metadataTerms: [], vector: new Float32Array([1, 0, 0, 0]), text: `walks the dog ${id}` });
+      const documents = async () => (await index.termStatistics('ws_count', 'dog')).documents;
+      expect(await documents()).toBe(0);
+      await index.upsert([doc('mem_1'), doc('mem_2')]);
+      expect(await documents()).toBe(2);
+      await writer.upsert([doc('mem_3')]);
+      expect(await documents()).toBe(3);
+      await index.remove('ws_count', ['mem_1']);
+      expect(await documents()).toBe(2);
+      database.exec('CREATE TABLE IF NOT EXISTS unrelated (x); INSERT INTO unrelated VALUES (1)');
+      expect(await documents()).toBe(2);
+      await index.close();
+    } finally {
+      other.close();
+      database.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('embedded keyword top k', () => {
+  it('returns the first k of the full BM25 ranking, ties by id, in every scope', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'engram-fts-top-k-'));
+    const database = openDatabase(folder);
+    try {
+      const index = await EmbeddedVectorIndex.open(database);
+      const words = ['dog', 'walk', 'park', 'coffee', 'morning', 'sister', 'lives', 'rome', 'guitar', 'lessons', 'cats'];
+      // Few distinct texts over many documents: BM25 ties are the rule.
+      await index.upsert(
+        Array.from({ length: 240 }, (_, i) => ({
+          id: `mem_${String((i * 7919) % 1000).padStart(4, '0')}_${i}`,
+          workspaceId: i % 5 === 0 ? 'ws_other' : 'ws_top',
+          agentId: i % 3 === 0 ? 'agent_a' : null,
+          userId: `user${i % 4}`,
+          runId: null,
+          metadataTerms: i % 2 ? ['topic="pets"'] : [],
+          vector: new Float32Array([1, 0, 0, 0]),
+          text: Array.from({ length: 3 + (i % 4) }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(' '),
+        })),
+      );
+      const scopes = [{}, { userId: 'user1' }, { agentId: null }, { agentId: 'agent_a', metadataTerms: ['topic="pets"'] }];
+      for (const query of ['dog walk', 'coffee in the morning', 'Where does her sister live?', 'cats']) {
+        for (const scope of scopes) {
+          const filter = { workspaceId: 'ws_top', ...scope };
+          const everything = await index.searchText(query, filter, 10_000);
+          expect(everything.length).toBeGreaterThan(5);
+          expect(everything.every((h, i) => i === 0 || compareHits(everything[i - 1], h) < 0)).toBe(true);
+          for (const k of [1, 5, 20]) expect(await index.searchText(query, filter, k)).toEqual(everything.slice(0, k));
+        }
+      }
+      await index.close();
     } finally {
       database.close();
       rmSync(folder, { recursive: true, force: true });

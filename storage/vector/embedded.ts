@@ -97,6 +97,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
         this.indexText(d);
       }
     }).immediate();
+    this.textWrites++;
     if (!this.searchable) return;
     for (const d of docs) {
       this.partition(d.workspaceId, d.vector.length).put(
@@ -132,6 +133,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
         this.unindexText(workspaceId, id);
       }
     }).immediate();
+    this.textWrites++;
     const p = this.partitions.get(workspaceId);
     for (const id of ids) p?.delete(id);
   }
@@ -191,14 +193,19 @@ export class EmbeddedVectorIndex implements VectorIndex {
     return { documents: this.documentCount(), frequencies };
   }
 
-  private counted: { version: number; changes: number; documents: number } | null = null;
+  /** Keyword-index writes made through this connection (other connections' show in data_version). */
+  private textWrites = 0;
+  private counted: { version: number; writes: number; documents: number } | null = null;
 
-  /** Documents in the keyword index, recounted only after a write (by this or another connection). */
+  /**
+   * Documents in the keyword index, recounted only after a write to it: by this index, or by
+   * another connection. Not after any write of this connection (the rate limiter writes on
+   * every request), so the count is not redone for every query.
+   */
   private documentCount(): number {
     const version = this.db.pragma('data_version', { simple: true }) as number;
-    const changes = (this.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
-    if (this.counted?.version !== version || this.counted.changes !== changes) {
-      this.counted = { version, changes, documents: (this.db.prepare('SELECT count(*) AS n FROM text_docs').get() as { n: number }).n };
+    if (this.counted?.version !== version || this.counted.writes !== this.textWrites) {
+      this.counted = { version, writes: this.textWrites, documents: (this.db.prepare('SELECT count(*) AS n FROM text_docs').get() as { n: number }).n };
     }
     return this.counted.documents;
   }
