@@ -2,7 +2,7 @@ import { stemmer } from 'stemmer';
 
 /**
  * The words of a keyword query: lower-cased letter/digit runs (accents removed), without English
- * grammar words, each once, at most MAX_TERMS. Shared by both keyword backends so a query means the
+ * grammar words or words the stemmer turns into one ("Inês" is indexed as "in"), each once, at most MAX_TERMS. Shared by both keyword backends so a query means the
  * same words on SQLite FTS5 and Elasticsearch.
  */
 const GRAMMAR_WORDS = new Set(
@@ -16,7 +16,7 @@ const MAX_TERMS = 32;
 
 export function keywordTerms(query: string): string[] {
   const words = query.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  return [...new Set(words.filter((w) => !GRAMMAR_WORDS.has(w)))].slice(0, MAX_TERMS);
+  return [...new Set(words.filter((w) => !GRAMMAR_WORDS.has(w) && !GRAMMAR_WORDS.has(termStem(w))))].slice(0, MAX_TERMS);
 }
 
 /** Porter stem of a lower-case word, as FTS5's `porter` tokenizer and Elasticsearch's `english` analyzer index it. */
