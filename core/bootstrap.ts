@@ -70,7 +70,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
         concurrency: bullmq.parseStageConcurrency(config.STAGE_CONCURRENCY),
         lockDurationMs: config.JOB_LOCK_MS,
       })
-    : new EmbeddedQueue(sqlite!.db, pipeline, outcomes, logger.child({ component: 'runner' }), {
+    : new EmbeddedQueue(sqlite!, pipeline, outcomes, logger.child({ component: 'runner' }), {
         threads: config.PIPELINE_THREADS ?? defaultPipelineThreads(),
         config,
         attempts: config.JOB_ATTEMPTS,

@@ -118,12 +118,14 @@ export class SqliteHistoryRepository implements HistoryRepository {
   constructor(private readonly db: Database.Database) {}
 
   async append(events: HistoryEventRecord[]) {
+    this.db.transaction(() => this.appendRows(events))();
+  }
+  /** Synchronous, in the caller's transaction. */
+  appendRows(events: HistoryEventRecord[]): void {
     const insert = this.db.prepare(
       'INSERT OR IGNORE INTO history (id, workspace_id, memory_id, event, at, fact_id, fact) VALUES (?,?,?,?,?,?,?)',
     );
-    this.db.transaction(() => {
-      for (const e of events) insert.run(e.id, e.workspaceId, e.memoryId, e.event, e.at, e.factId, e.fact);
-    })();
+    for (const e of events) insert.run(e.id, e.workspaceId, e.memoryId, e.event, e.at, e.factId, e.fact);
   }
   async list(workspaceId: string, memoryId: string): Promise<HistoryEventRecord[]> {
     const rows = this.db
@@ -194,6 +196,10 @@ export class SqliteBatchRepository implements BatchRepository {
   });
 
   async insert(b: BatchRecord) {
+    this.insertRow(b);
+  }
+  /** Synchronous, in the caller's transaction. */
+  insertRow(b: BatchRecord): void {
     this.db
       .prepare(
         `INSERT INTO batches (id, workspace_id, status, received, imported, failed, errors, memory_ids, created_at, completed_at)

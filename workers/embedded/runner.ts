@@ -1,4 +1,3 @@
-import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
@@ -7,7 +6,8 @@ import type { Logger } from '../../core/logger.js';
 import { recordStageTimings } from '../../core/metrics.js';
 import type { PipelineDeps } from '../../pipeline/write/stages.js';
 import type { WriteOutcomes } from '../outcomes.js';
-import type { MemoryVersions, WriteJob, WriteQueue } from '../queue.js';
+import type { SqliteStore } from '../../storage/sqlite/store.js';
+import type { AcceptedWrites, MemoryVersions, WriteJob, WriteQueue } from '../queue.js';
 import { announceWriteEnded, executeWrite, type PipelineResult } from './pipeline.js';
 import type { PipelineTask } from './pipeline-thread.js';
 
@@ -33,6 +33,15 @@ interface JobRow {
   id: string;
   payload: string;
   attempts: number;
+}
+
+/** A non-negative hash of a user scope: the writes of one scope share a lane. */
+const scopeHash = (workspaceId: string, agentId: string | null, userId: string | null) => hashOf(JSON.stringify([workspaceId, agentId, userId]));
+
+function hashOf(key: string): number {
+  let hash = 0;
+  for (let i = 0; i < key.length; i++) hash = (hash * 31 + key.charCodeAt(i)) | 0;
+  return hash & 0x7fffffff;
 }
 
 /** Where a write's stages run: on this thread or in a pool of worker threads. */
@@ -115,14 +124,16 @@ export class EmbeddedQueue implements WriteQueue {
   private readonly inFlight = new Set<Promise<void>>();
   private executor: PipelineExecutor | null = null;
   private readonly statements;
+  private readonly db: SqliteStore['db'];
 
   constructor(
-    private readonly db: Database.Database,
+    private readonly store: SqliteStore,
     private readonly deps: PipelineDeps,
     private readonly outcomes: WriteOutcomes,
     private readonly logger: Logger,
     private readonly options: EmbeddedRunnerOptions,
   ) {
+    const db = (this.db = store.db);
     this.leaseMs = options.leaseMs ?? 60_000;
     this.backoffMs = options.backoffMs ?? 200;
     this.perLane = options.writesPerThread ?? 8;
@@ -149,15 +160,34 @@ export class EmbeddedQueue implements WriteQueue {
 
   async enqueue(jobs: WriteJob[]): Promise<void> {
     if (jobs.length === 0) return;
+    this.db.transaction(() => this.insertJobs(jobs, (job) => this.storedScopeHash(job))).immediate();
+    this.wake?.();
+  }
+
+  /**
+   * One immediate transaction for the whole acceptance: the API thread takes SQLite's write
+   * lock once per request instead of once per table, and a crash leaves all of it or none.
+   */
+  async accept({ memories, events, batch, jobs }: AcceptedWrites): Promise<void> {
+    const scopes = new Map(memories.map((m) => [m.id, scopeHash(m.workspaceId, m.agentId, m.userId)]));
+    this.db
+      .transaction(() => {
+        if (batch) this.store.batches.insertRow(batch);
+        for (const memory of memories) this.store.memories.insertRow(memory);
+        this.store.history.appendRows(events);
+        this.insertJobs(jobs, (job) => scopes.get(job.memoryId) ?? this.storedScopeHash(job));
+      })
+      .immediate();
+    this.wake?.();
+  }
+
+  private insertJobs(jobs: WriteJob[], hashOf: (job: WriteJob) => number): void {
     const now = Date.now();
     const lanes = this.lanes();
-    this.db.transaction(() => {
-      for (const job of jobs) {
-        const hash = this.scopeHash(job);
-        this.statements.insert.run(`${job.memoryId}:v${job.version}`, JSON.stringify(job), now, now, now, hash, hash % lanes);
-      }
-    }).immediate();
-    this.wake?.();
+    for (const job of jobs) {
+      const hash = hashOf(job);
+      this.statements.insert.run(`${job.memoryId}:v${job.version}`, JSON.stringify(job), now, now, now, hash, hash % lanes);
+    }
   }
 
   async forgetMemories(workspaceId: string, memories: MemoryVersions[]): Promise<void> {
@@ -182,13 +212,10 @@ export class EmbeddedQueue implements WriteQueue {
     return Math.max(1, this.options.threads);
   }
 
-  /** A non-negative hash of the user scope of a job's memory: the writes of one scope share a lane. */
-  private scopeHash(job: WriteJob): number {
+  /** The scope hash of a job's stored memory. */
+  private storedScopeHash(job: WriteJob): number {
     const row = this.statements.scope.get(job.workspaceId, job.memoryId) as { agent_id: string | null; user_id: string | null } | undefined;
-    const key = row ? JSON.stringify([job.workspaceId, row.agent_id, row.user_id]) : job.memoryId;
-    let hash = 0;
-    for (let i = 0; i < key.length; i++) hash = (hash * 31 + key.charCodeAt(i)) | 0;
-    return hash & 0x7fffffff;
+    return row ? scopeHash(job.workspaceId, row.agent_id, row.user_id) : hashOf(job.memoryId);
   }
 
   /** A write accepted just before a crash may have no job row yet: give every such memory one. */
