@@ -247,6 +247,26 @@ export class SqliteBatchRepository implements BatchRepository {
       return batch;
     }).immediate();
   }
+  /**
+   * `recordItem` with `{ ok: true }` for several items of one batch, synchronously in the caller's
+   * transaction (the embedded runner records finished writes in groups). Items already recorded count once.
+   */
+  recordImportedRows(workspaceId: string, id: string, indexes: number[], at: string): void {
+    if (!this.db.prepare('SELECT 1 FROM batches WHERE workspace_id = ? AND id = ?').get(workspaceId, id)) return;
+    const insert = this.db.prepare('INSERT OR IGNORE INTO batch_items (batch_id, idx, ok) VALUES (?, ?, 1)');
+    let added = 0;
+    for (const index of indexes) added += insert.run(id, index).changes;
+    if (added === 0) return;
+    // The right-hand sides see the row as it was before this update.
+    this.db
+      .prepare(
+        `UPDATE batches SET imported = imported + @added,
+           status = CASE WHEN imported + @added + failed >= received THEN 'completed' ELSE status END,
+           completed_at = CASE WHEN imported + @added + failed >= received THEN @at ELSE completed_at END
+         WHERE id = @id`,
+      )
+      .run({ added, at, id });
+  }
   async forgetMemories(workspaceId: string, memoryIds: string[]) {
     if (memoryIds.length === 0) return;
     const erased = new Set(memoryIds);

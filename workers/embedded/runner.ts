@@ -9,6 +9,7 @@ import type { WriteOutcomes } from '../outcomes.js';
 import type { SqliteStore } from '../../storage/sqlite/store.js';
 import type { AcceptedWrites, MemoryVersions, WriteJob, WriteQueue } from '../queue.js';
 import { announceWriteEnded, executeWrite, type PipelineResult } from './pipeline.js';
+import { FinishedWrites } from './finished-writes.js';
 import type { PipelineTask } from './pipeline-thread.js';
 
 export { runPipeline } from './pipeline.js';
@@ -125,6 +126,7 @@ export class EmbeddedQueue implements WriteQueue {
   private executor: PipelineExecutor | null = null;
   private readonly statements;
   private readonly db: SqliteStore['db'];
+  private readonly finished: FinishedWrites;
 
   constructor(
     private readonly store: SqliteStore,
@@ -134,6 +136,7 @@ export class EmbeddedQueue implements WriteQueue {
     private readonly options: EmbeddedRunnerOptions,
   ) {
     const db = (this.db = store.db);
+    this.finished = new FinishedWrites(store, logger, () => this.wake?.());
     this.leaseMs = options.leaseMs ?? 60_000;
     this.backoffMs = options.backoffMs ?? 200;
     this.perLane = options.writesPerThread ?? 8;
@@ -150,7 +153,6 @@ export class EmbeddedQueue implements WriteQueue {
          RETURNING id, payload, attempts`,
       ),
       relane: db.prepare('UPDATE jobs SET lane = scope_hash % ? WHERE lane != scope_hash % ?'),
-      done: db.prepare('DELETE FROM jobs WHERE id = ?'),
       scope: db.prepare('SELECT agent_id, user_id FROM memories WHERE workspace_id = ? AND id = ?'),
       later: db.prepare(`UPDATE jobs SET state = 'pending', run_after = ?, attempts = attempts - 1, updated_at = ? WHERE id = ?`),
       failed: db.prepare(`UPDATE jobs SET state = 'failed', last_error = ?, updated_at = ? WHERE id = ?`),
@@ -246,28 +248,41 @@ export class EmbeddedQueue implements WriteQueue {
     return row ? { ...row, job: JSON.parse(row.payload) as WriteJob } : null;
   }
 
+  /** Every lane's oldest ready jobs, up to its free slots, in one transaction. */
+  private claimReady(): { lane: number; row: JobRow & { job: WriteJob } }[] {
+    return this.db
+      .transaction(() => {
+        const claimed = [];
+        for (let lane = 0; lane < this.active.length; lane++) {
+          for (let free = this.perLane - this.active[lane]; free > 0; free--) {
+            const row = this.claim(lane);
+            if (!row) break;
+            claimed.push({ lane, row });
+          }
+        }
+        return claimed;
+      })
+      .immediate();
+  }
+
   private async run(): Promise<void> {
     while (this.running) {
-      let claimedAny = false;
-      for (let lane = 0; lane < this.active.length; lane++) {
-        const claimed = this.active[lane] < this.perLane ? this.claim(lane) : null;
-        if (!claimed) continue;
-        claimedAny = true;
+      for (const { lane, row } of this.claimReady()) {
         this.active[lane]++;
-        const task = this.process(lane, claimed).finally(() => {
+        const task = this.process(lane, row).finally(() => {
           this.active[lane]--;
           this.inFlight.delete(task);
           this.wake?.();
         });
         this.inFlight.add(task);
       }
-      if (claimedAny) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 250);
         this.wake = () => {
           clearTimeout(timer);
           this.wake = null;
-          resolve();
+          // After this turn of the event loop: the writes that end in it free their slots for one claim.
+          setImmediate(resolve);
         };
       });
     }
@@ -284,8 +299,7 @@ export class EmbeddedQueue implements WriteQueue {
         this.statements.later.run(Date.now() + 10, Date.now(), row.id);
         return;
       }
-      await this.outcomes.completed(job, result.output);
-      this.statements.done.run(row.id);
+      this.finished.add({ jobId: row.id, job, output: result.output });
     } catch (error) {
       if (row.attempts >= this.options.attempts) {
         this.statements.failed.run(String(error), Date.now(), row.id);
@@ -314,6 +328,7 @@ export class EmbeddedQueue implements WriteQueue {
     this.wake?.();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
+    this.finished.flush();
     await this.executor?.close();
   }
 }
