@@ -17,7 +17,8 @@ import { executeWrite, type PipelineResult } from './pipeline.js';
 const config = (workerData as { config: Config }).config;
 
 const ready = (async () => {
-  const store = SqliteStore.open(config.DATA_DIR);
+  // This connection is the thread's alone: a commit's writes can be one transaction.
+  const store = SqliteStore.open(config.DATA_DIR, { unitsInTransactions: true });
   const embedder = await createEmbedder(config);
   // Loaded eagerly here: a pipeline thread exists to extract.
   const deps = createPipelineDeps(config, store, EmbeddedVectorIndex.openWriter(store.db), embedder, {
