@@ -1,6 +1,7 @@
 import type { Logger } from '../../core/logger.js';
 import type { CommitOutput } from '../../pipeline/write/types.js';
 import type { SqliteStore } from '../../storage/sqlite/store.js';
+import { inWriteTransaction } from '../../storage/sqlite/write-lock.js';
 import type { WriteJob } from '../queue.js';
 
 interface FinishedWrite {
@@ -12,8 +13,7 @@ interface FinishedWrite {
 /**
  * Writes whose commit has landed, recorded in groups: the job rows deleted and the batch items
  * counted in one transaction per turn of the event loop, instead of two per write. Each of those
- * transactions takes SQLite's single write lock, which the pipeline threads' commits also want,
- * and waiting for it blocks this (API) thread.
+ * transactions takes SQLite's single write lock, which the pipeline threads' commits also want.
  *
  * A crash before a group is recorded leaves its job rows: the writes are claimed again, their
  * commit finds them done, and they are recorded then (batch items count once).
@@ -33,23 +33,21 @@ export class FinishedWrites {
 
   add(write: FinishedWrite): void {
     this.pending.push(write);
-    this.scheduled ??= setImmediate(() => this.flush());
+    this.scheduled ??= setImmediate(() => void this.flush());
   }
 
   /** Records every write added so far (also called on close). */
-  flush(): void {
+  async flush(): Promise<void> {
     if (this.scheduled) clearImmediate(this.scheduled);
     this.scheduled = null;
     const writes = this.pending.splice(0);
     if (writes.length === 0) return;
     const at = new Date().toISOString();
     try {
-      this.store.db
-        .transaction(() => {
-          for (const { jobId } of writes) this.deleteJob.run(jobId);
-          for (const { workspaceId, batchId, indexes } of batchItems(writes)) this.store.batches.recordImportedRows(workspaceId, batchId, indexes, at);
-        })
-        .immediate();
+      await inWriteTransaction(this.store.db, () => {
+        for (const { jobId } of writes) this.deleteJob.run(jobId);
+        for (const { workspaceId, batchId, indexes } of batchItems(writes)) this.store.batches.recordImportedRows(workspaceId, batchId, indexes, at);
+      });
     } catch (error) {
       // The job rows stay claimed: their lease runs out, and the writes are recorded when they are claimed again.
       this.logger.error({ err: error, count: writes.length }, 'recording finished writes failed');

@@ -7,6 +7,7 @@ import { recordStageTimings } from '../../core/metrics.js';
 import type { PipelineDeps } from '../../pipeline/write/stages.js';
 import type { WriteOutcomes } from '../outcomes.js';
 import type { SqliteStore } from '../../storage/sqlite/store.js';
+import { inWriteTransaction } from '../../storage/sqlite/write-lock.js';
 import type { AcceptedWrites, MemoryVersions, WriteJob, WriteQueue } from '../queue.js';
 import { announceWriteEnded, executeWrite, type PipelineResult } from './pipeline.js';
 import { FinishedWrites } from './finished-writes.js';
@@ -172,14 +173,12 @@ export class EmbeddedQueue implements WriteQueue {
    */
   async accept({ memories, events, batch, jobs }: AcceptedWrites): Promise<void> {
     const scopes = new Map(memories.map((m) => [m.id, scopeHash(m.workspaceId, m.agentId, m.userId)]));
-    this.db
-      .transaction(() => {
-        if (batch) this.store.batches.insertRow(batch);
-        for (const memory of memories) this.store.memories.insertRow(memory);
-        this.store.history.appendRows(events);
-        this.insertJobs(jobs, (job) => scopes.get(job.memoryId) ?? this.storedScopeHash(job));
-      })
-      .immediate();
+    await inWriteTransaction(this.db, () => {
+      if (batch) this.store.batches.insertRow(batch);
+      for (const memory of memories) this.store.memories.insertRow(memory);
+      this.store.history.appendRows(events);
+      this.insertJobs(jobs, (job) => scopes.get(job.memoryId) ?? this.storedScopeHash(job));
+    });
     this.wake?.();
   }
 
@@ -249,25 +248,23 @@ export class EmbeddedQueue implements WriteQueue {
   }
 
   /** Every lane's oldest ready jobs, up to its free slots, in one transaction. */
-  private claimReady(): { lane: number; row: JobRow & { job: WriteJob } }[] {
-    return this.db
-      .transaction(() => {
-        const claimed = [];
-        for (let lane = 0; lane < this.active.length; lane++) {
-          for (let free = this.perLane - this.active[lane]; free > 0; free--) {
-            const row = this.claim(lane);
-            if (!row) break;
-            claimed.push({ lane, row });
-          }
+  private claimReady(): Promise<{ lane: number; row: JobRow & { job: WriteJob } }[]> {
+    return inWriteTransaction(this.db, () => {
+      const claimed = [];
+      for (let lane = 0; lane < this.active.length; lane++) {
+        for (let free = this.perLane - this.active[lane]; free > 0; free--) {
+          const row = this.claim(lane);
+          if (!row) break;
+          claimed.push({ lane, row });
         }
-        return claimed;
-      })
-      .immediate();
+      }
+      return claimed;
+    });
   }
 
   private async run(): Promise<void> {
     while (this.running) {
-      for (const { lane, row } of this.claimReady()) {
+      for (const { lane, row } of await this.claimReady()) {
         this.active[lane]++;
         const task = this.process(lane, row).finally(() => {
           this.active[lane]--;
@@ -328,7 +325,7 @@ export class EmbeddedQueue implements WriteQueue {
     this.wake?.();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
-    this.finished.flush();
+    await this.finished.flush();
     await this.executor?.close();
   }
 }
