@@ -236,9 +236,17 @@ export class EmbeddedQueue implements WriteQueue {
   private executorFor(): PipelineExecutor {
     this.executor ??=
       this.options.threads > 0 && this.options.config
-        ? new ThreadPoolExecutor(this.options.threads, this.perLane, this.options.config)
+        ? this.startThreads(this.options.threads, this.options.config)
         : new InlineExecutor(this.deps, this.logger);
     return this.executor;
+  }
+
+  private startThreads(threads: number, config: Config): PipelineExecutor {
+    // The pipeline threads checkpoint the write-ahead log from now on (pipeline-thread.ts). Left on,
+    // this connection's commits would run checkpoints on the API thread: while readers keep the log
+    // from being reset, every commit past the threshold tries again.
+    this.db.pragma('wal_autocheckpoint = 0');
+    return new ThreadPoolExecutor(threads, this.perLane, config);
   }
 
   private claim(lane: number): (JobRow & { job: WriteJob }) | null {
