@@ -442,31 +442,14 @@ export async function commitInTurn(deps: PipelineDeps, ref: WriteRef, turn: Memo
   const scope = scopeOf(turn);
 
   return withScopeLock(deps.store, scope, owner, async () => {
-    // Re-check under the lease: an update or deletion may have landed meanwhile.
-    const current = await loadCurrent(deps.store, ref);
-    if (isSkipped(current)) return current;
-    // The vector first, outside the store's write unit: the index may be another service (Elasticsearch). The upsert is idempotent.
-    if (!input.embed.skipped) {
-      await deps.vectors.upsert([
-        {
-          id: current.id,
-          workspaceId: current.workspaceId,
-          agentId: current.agentId,
-          userId: current.userId,
-          runId: current.runId,
-          metadataTerms: metadataTerms(current.metadata),
-          vector: Float32Array.from(input.embed.vector),
-          text: current.content,
-        },
-      ]);
-    }
+    // Transactional only on a pipeline thread's own SQLite connection, where the vector index is the embedded one on it.
     return deps.store.writeUnit(() => commitRecords(deps, ref, scope, input));
   });
 }
 
-/** Facts, history, entity links and the memory's `ready`, as one write unit of the store. */
+/** Facts, history, entity links, the vector and the memory's `ready`, as one write unit of the store. */
 async function commitRecords(deps: PipelineDeps, ref: WriteRef, scope: UserScope, input: CommitInput): Promise<CommitOutput> {
-  // Read again inside the unit: on SQLite that is under the write lock.
+  // Re-check under the lease: an update or deletion may have landed meanwhile.
   const memory = await loadCurrent(deps.store, ref);
   if (isSkipped(memory)) return memory;
   const at = new Date().toISOString();
@@ -509,6 +492,21 @@ async function commitRecords(deps: PipelineDeps, ref: WriteRef, scope: UserScope
   if (!input.entities.skipped) {
     await store.entities.unlinkMemory(ref.workspaceId, ref.memoryId);
     for (const entity of input.entities.entities) await store.entities.upsert(scope, entity, ref.memoryId, at);
+  }
+
+  if (!input.embed.skipped) {
+    await deps.vectors.upsert([
+      {
+        id: memory.id,
+        workspaceId: memory.workspaceId,
+        agentId: memory.agentId,
+        userId: memory.userId,
+        runId: memory.runId,
+        metadataTerms: metadataTerms(memory.metadata),
+        vector: Float32Array.from(input.embed.vector),
+        text: memory.content,
+      },
+    ]);
   }
 
   await store.memories.update(ref.workspaceId, ref.memoryId, { status: 'ready', error: null }, ref.version);

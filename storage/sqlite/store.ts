@@ -17,6 +17,7 @@ import {
 } from './records.js';
 import { migrate } from './schema.js';
 import { cachePreparedStatements } from './statement-cache.js';
+import { beginImmediate } from './write-lock.js';
 
 /** Opens (creating if needed) the embedded database in `dataDir`. Safe to open from several processes. */
 export function openDatabase(dataDir: string): Database.Database {
@@ -113,7 +114,7 @@ export class SqliteStore implements Store {
     this.unitInProgress = new Promise((resolve) => (finished = resolve));
     await previous;
     try {
-      this.db.prepare('BEGIN IMMEDIATE').run();
+      await beginImmediate(this.db);
       try {
         const result = await work();
         this.db.prepare('COMMIT').run();

@@ -4,21 +4,20 @@ import { setTimeout as sleep } from 'node:timers/promises';
 const isBusy = (error: unknown) => (error as { code?: string } | null)?.code === 'SQLITE_BUSY';
 
 /**
- * Runs `work` in an immediate transaction once SQLite's single write lock is free, waiting for
- * it without blocking the event loop. The connection's busy timeout would wait inside SQLite,
- * which on the API thread stalls every request meanwhile, and backs off (1, 2, 5, 10 … ms)
- * while other connections keep taking the lock. Here each attempt fails at once when the lock
- * is held, and the next one comes a millisecond later. After `patienceMs` it falls back to
- * the busy timeout, so the wait stays bounded as before.
+ * Makes attempts to take SQLite's single write lock, each failing at once while another
+ * connection holds it, one a millisecond, without blocking the event loop in between. The
+ * connection's busy timeout would wait inside SQLite, stalling everything else on this thread
+ * (requests on the API thread, other writes' stages on a pipeline thread), and it backs off
+ * (1, 2, 5, 10 … ms) while other connections keep taking the lock. After `patienceMs` the last
+ * attempt waits with the busy timeout, so the wait stays bounded as before.
  */
-export async function inWriteTransaction<T>(db: Database.Database, work: () => T, patienceMs = 2_000): Promise<T> {
-  const transaction = db.transaction(work).immediate;
+async function whenWriteLockFree<T>(db: Database.Database, attempt: () => T, patienceMs: number): Promise<T> {
   const deadline = Date.now() + patienceMs;
   const timeout = db.pragma('busy_timeout', { simple: true }) as number;
   while (Date.now() < deadline) {
     db.pragma('busy_timeout = 0');
     try {
-      return transaction();
+      return attempt();
     } catch (error) {
       if (!isBusy(error) || db.inTransaction) throw error;
     } finally {
@@ -26,5 +25,15 @@ export async function inWriteTransaction<T>(db: Database.Database, work: () => T
     }
     await sleep(1);
   }
-  return transaction();
+  return attempt();
+}
+
+/** Runs `work` in an immediate transaction once the write lock is free (see `whenWriteLockFree`). */
+export function inWriteTransaction<T>(db: Database.Database, work: () => T, patienceMs = 2_000): Promise<T> {
+  return whenWriteLockFree(db, db.transaction(work).immediate, patienceMs);
+}
+
+/** `BEGIN IMMEDIATE` once the write lock is free (see `whenWriteLockFree`); the caller commits or rolls back. */
+export function beginImmediate(db: Database.Database, patienceMs = 2_000): Promise<void> {
+  return whenWriteLockFree(db, () => void db.prepare('BEGIN IMMEDIATE').run(), patienceMs);
 }

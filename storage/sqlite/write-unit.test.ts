@@ -47,6 +47,19 @@ describe('write units on SQLite', () => {
     expect(order).toEqual(['u1 begins', 'u1 ends', 'u2 begins', 'u2 ends']);
   });
 
+  it('waits for a write lock another connection holds without blocking the thread, then runs', async () => {
+    shared.db.prepare('BEGIN IMMEDIATE').run();
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 5);
+    const unit = owned.writeUnit(async () => owned.settings.set('e', '1'));
+    await new Promise((r) => setTimeout(r, 100));
+    shared.db.prepare('COMMIT').run();
+    await unit;
+    clearInterval(ticker);
+    expect(ticks).toBeGreaterThan(5);
+    expect(await value(shared, 'e')).toBe('1');
+  });
+
   it('on a shared connection, runs the work as is (each write commits on its own)', async () => {
     await expect(
       shared.writeUnit(async () => {
