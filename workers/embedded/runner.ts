@@ -182,11 +182,11 @@ export class EmbeddedQueue implements WriteQueue {
     this.wake?.();
   }
 
-  private insertJobs(jobs: WriteJob[], hashOf: (job: WriteJob) => number): void {
+  private insertJobs(jobs: WriteJob[], scopeHashOf: (job: WriteJob) => number): void {
     const now = Date.now();
     const lanes = this.lanes();
     for (const job of jobs) {
-      const hash = hashOf(job);
+      const hash = scopeHashOf(job);
       this.statements.insert.run(`${job.memoryId}:v${job.version}`, JSON.stringify(job), now, now, now, hash, hash % lanes);
     }
   }
