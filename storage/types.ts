@@ -392,6 +392,13 @@ export interface Store {
    * The one place for index-specific purges, such as rewriting a full-text index's segments.
    */
   scrubErased(): Promise<void>;
+  /**
+   * Runs `work` as one unit of writes where the backend can: SQLite, on a connection a pipeline
+   * thread owns, runs it in one immediate transaction (the single write lock is taken once, not
+   * once per write), one unit at a time; elsewhere, and on MongoDB, it runs as is. Its writes must
+   * be idempotent either way. Other I/O inside `work` holds SQLite's write lock meanwhile.
+   */
+  writeUnit<T>(work: () => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -3,6 +3,8 @@
  * the pipeline stages (embed, entities, facts, contradiction 1 and 2, commit):
  * in-process over the embedded store, or as BullMQ flows on Redis.
  */
+import type { BatchRecord, HistoryEventRecord, MemoryRecord } from '../storage/types.js';
+
 export interface WriteJob {
   workspaceId: string;
   memoryId: string;
@@ -10,6 +12,14 @@ export interface WriteJob {
   version: number;
   batchId?: string;
   itemIndex?: number;
+}
+
+/** A new write as the API accepts it: its memories, their `created` events, its batch, and its jobs. */
+export interface AcceptedWrites {
+  memories: MemoryRecord[];
+  events: HistoryEventRecord[];
+  batch?: BatchRecord;
+  jobs: WriteJob[];
 }
 
 export interface MemoryVersions {
@@ -22,6 +32,11 @@ export interface WriteQueue {
   readonly kind: 'embedded' | 'bullmq';
   /** Enqueues jobs in order; durable once this resolves. */
   enqueue(jobs: WriteJob[]): Promise<void>;
+  /**
+   * Stores new writes and enqueues their jobs; durable once this resolves. When it throws,
+   * some of the records may be stored: the caller withdraws them.
+   */
+  accept(writes: AcceptedWrites): Promise<void>;
   /** Drops queued or failed work (and any payload or result) for every version up to `version` of erased memories. */
   forgetMemories(workspaceId: string, memories: MemoryVersions[]): Promise<void>;
   /** Starts processing in this process. */

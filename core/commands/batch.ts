@@ -3,7 +3,7 @@ import { writeAgent, type Principal } from '../principal.js';
 import type { Services } from '../services.js';
 import type { BatchRecord } from '../../storage/types.js';
 import { ensureAgent } from './agents.js';
-import { createdEvent, enqueueOrWithdraw, nextWriteSeq, newMemoryRecord, type MemoryInput } from './memories.js';
+import { acceptOrWithdraw, createdEvent, nextWriteSeq, newMemoryRecord, type MemoryInput } from './memories.js';
 
 /** POST /v1/batch: the whole request is already validated; items are queued in arrival order. */
 export async function submitBatch(svc: Services, principal: Principal, items: MemoryInput[]): Promise<BatchRecord> {
@@ -26,10 +26,7 @@ export async function submitBatch(svc: Services, principal: Principal, items: Me
     createdAt: new Date().toISOString(),
     completedAt: null,
   };
-  await svc.store.batches.insert(batch);
-  await svc.store.memories.insertMany(memories);
-  await svc.store.history.append(memories.map(createdEvent));
   const jobs = memories.map((m, index) => ({ workspaceId: ws, memoryId: m.id, version: 1, batchId: batch.id, itemIndex: index }));
-  await enqueueOrWithdraw(svc, principal, memories, jobs, batch.id);
+  await acceptOrWithdraw(svc, principal, { memories, events: memories.map(createdEvent), batch, jobs });
   return batch;
 }

@@ -4,7 +4,7 @@ import { derivedId, newId } from '../ids.js';
 import { writeAgent, type Principal } from '../principal.js';
 import type { Services } from '../services.js';
 import type { MemoryRecord } from '../../storage/types.js';
-import type { WriteJob } from '../../workers/queue.js';
+import type { AcceptedWrites } from '../../workers/queue.js';
 import { invalidateFacts, scopeOf, withScopeLock } from '../../pipeline/write/stages.js';
 import { ensureAgent } from './agents.js';
 import { writeAudit } from './audit.js';
@@ -62,33 +62,29 @@ export async function addMemory(svc: Services, principal: Principal, input: Memo
   await ensureAgent(svc, principal, agentId);
   await svc.limits.consume('write', principal.workspace.id, principal.workspace.plan);
   const memory = newMemoryRecord(principal, input, agentId, await nextWriteSeq(svc, principal.workspace.id));
-  await svc.store.memories.insert(memory);
-  await svc.store.history.append([createdEvent(memory)]);
-  await enqueueOrWithdraw(svc, principal, [memory], [{ workspaceId: memory.workspaceId, memoryId: memory.id, version: memory.version }]);
+  await acceptOrWithdraw(svc, principal, {
+    memories: [memory],
+    events: [createdEvent(memory)],
+    jobs: [{ workspaceId: memory.workspaceId, memoryId: memory.id, version: memory.version }],
+  });
   return memory;
 }
 
 /**
  * A write is accepted only once its job is queued. When the queue cannot take it
- * (Redis down), the new memories are withdrawn and the quota given back, so the
- * caller's retry neither duplicates nor loses anything.
+ * (Redis down), whatever was stored of the new write is withdrawn and the quota given
+ * back, so the caller's retry neither duplicates nor loses anything.
  */
-export async function enqueueOrWithdraw(
-  svc: Services,
-  principal: Principal,
-  memories: MemoryRecord[],
-  jobs: WriteJob[],
-  batchId?: string,
-): Promise<void> {
+export async function acceptOrWithdraw(svc: Services, principal: Principal, writes: AcceptedWrites): Promise<void> {
   try {
-    await svc.queue.enqueue(jobs);
+    await svc.queue.accept(writes);
   } catch (error) {
     svc.logger.error({ err: error }, 'enqueue failed; withdrawing the write');
-    const ids = memories.map((m) => m.id);
+    const ids = writes.memories.map((m) => m.id);
     await svc.store.memories.purge({ workspaceId: principal.workspace.id, ids });
     await svc.store.history.purgeMemories(principal.workspace.id, ids);
-    if (batchId) await svc.store.batches.remove(principal.workspace.id, batchId);
-    await svc.limits.refund('write', principal.workspace.id, principal.workspace.plan, memories.length).catch(() => undefined);
+    if (writes.batch) await svc.store.batches.remove(principal.workspace.id, writes.batch.id);
+    await svc.limits.refund('write', principal.workspace.id, principal.workspace.plan, ids.length).catch(() => undefined);
     throw queueUnavailable();
   }
 }

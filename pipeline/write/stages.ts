@@ -443,67 +443,73 @@ export async function commitInTurn(deps: PipelineDeps, ref: WriteRef, turn: Memo
   const scope = scopeOf(turn);
 
   return withScopeLock(deps.store, scope, owner, async () => {
-    // Re-check under the lease: an update or deletion may have landed meanwhile.
-    const memory = await loadCurrent(deps.store, ref);
-    if (isSkipped(memory)) return memory;
-    const at = new Date().toISOString();
-    const { store } = deps;
-    const result = { inserted: [] as string[], confirmed: [] as string[], invalidated: [] as string[] };
-
-    if (!input.contradiction.skipped) {
-      const { facts, candidates, decisions } = input.contradiction;
-      const extracted: HistoryEventRecord[] = [];
-      for (let i = 0; i < facts.length; i++) {
-        const placed = await placeFact(deps, {
-          memory,
-          factId: factIdOf(ref, i),
-          fact: facts[i],
-          seq: memory.seq,
-          sourceVersion: ref.version,
-          planned: { candidates: candidates[i], decision: decisions[i] },
-          token: `${ref.memoryId}:${ref.version}:${i}`,
-          at,
-        });
-        if (placed.kind === 'retracted') {
-          result.invalidated.push(...placed.invalidated);
-          continue;
-        }
-        (placed.kind === 'confirmed' ? result.confirmed : result.inserted).push(placed.fact.id);
-        if (placed.kind === 'inserted') result.invalidated.push(...placed.invalidated);
-        extracted.push({
-          id: derivedId('evt', 'extracted', ref.memoryId, ref.version, placed.fact.id),
-          workspaceId: ref.workspaceId,
-          memoryId: ref.memoryId,
-          event: 'fact_extracted',
-          at,
-          factId: placed.fact.id,
-          fact: factText(placed.fact),
-        });
-      }
-      await store.history.append(extracted);
-    }
-
-    if (!input.entities.skipped) {
-      await store.entities.unlinkMemory(ref.workspaceId, ref.memoryId);
-      for (const entity of input.entities.entities) await store.entities.upsert(scope, entity, ref.memoryId, at);
-    }
-
-    if (!input.embed.skipped) {
-      await deps.vectors.upsert([
-        {
-          id: memory.id,
-          workspaceId: memory.workspaceId,
-          agentId: memory.agentId,
-          userId: memory.userId,
-          runId: memory.runId,
-          metadataTerms: metadataTerms(memory.metadata),
-          vector: vectorFromWire(input.embed.vector),
-          text: memory.content,
-        },
-      ]);
-    }
-
-    await store.memories.update(ref.workspaceId, ref.memoryId, { status: 'ready', error: null }, ref.version);
-    return { skipped: false as const, ...result };
+    // Transactional only on a pipeline thread's own SQLite connection, where the vector index is the embedded one on it.
+    return deps.store.writeUnit(() => commitRecords(deps, ref, scope, input));
   });
+}
+
+/** Facts, history, entity links, the vector and the memory's `ready`, as one write unit of the store. */
+async function commitRecords(deps: PipelineDeps, ref: WriteRef, scope: UserScope, input: CommitInput): Promise<CommitOutput> {
+  // Re-check under the lease: an update or deletion may have landed meanwhile.
+  const memory = await loadCurrent(deps.store, ref);
+  if (isSkipped(memory)) return memory;
+  const at = new Date().toISOString();
+  const { store } = deps;
+  const result = { inserted: [] as string[], confirmed: [] as string[], invalidated: [] as string[] };
+
+  if (!input.contradiction.skipped) {
+    const { facts, candidates, decisions } = input.contradiction;
+    const extracted: HistoryEventRecord[] = [];
+    for (let i = 0; i < facts.length; i++) {
+      const placed = await placeFact(deps, {
+        memory,
+        factId: factIdOf(ref, i),
+        fact: facts[i],
+        seq: memory.seq,
+        sourceVersion: ref.version,
+        planned: { candidates: candidates[i], decision: decisions[i] },
+        token: `${ref.memoryId}:${ref.version}:${i}`,
+        at,
+      });
+      if (placed.kind === 'retracted') {
+        result.invalidated.push(...placed.invalidated);
+        continue;
+      }
+      (placed.kind === 'confirmed' ? result.confirmed : result.inserted).push(placed.fact.id);
+      if (placed.kind === 'inserted') result.invalidated.push(...placed.invalidated);
+      extracted.push({
+        id: derivedId('evt', 'extracted', ref.memoryId, ref.version, placed.fact.id),
+        workspaceId: ref.workspaceId,
+        memoryId: ref.memoryId,
+        event: 'fact_extracted',
+        at,
+        factId: placed.fact.id,
+        fact: factText(placed.fact),
+      });
+    }
+    await store.history.append(extracted);
+  }
+
+  if (!input.entities.skipped) {
+    await store.entities.unlinkMemory(ref.workspaceId, ref.memoryId);
+    for (const entity of input.entities.entities) await store.entities.upsert(scope, entity, ref.memoryId, at);
+  }
+
+  if (!input.embed.skipped) {
+    await deps.vectors.upsert([
+      {
+        id: memory.id,
+        workspaceId: memory.workspaceId,
+        agentId: memory.agentId,
+        userId: memory.userId,
+        runId: memory.runId,
+        metadataTerms: metadataTerms(memory.metadata),
+        vector: vectorFromWire(input.embed.vector),
+        text: memory.content,
+      },
+    ]);
+  }
+
+  await store.memories.update(ref.workspaceId, ref.memoryId, { status: 'ready', error: null }, ref.version);
+  return { skipped: false as const, ...result };
 }

@@ -190,6 +190,11 @@ export class MongoStore implements Store {
   /** Deleted documents leave WiredTiger's files as pages are reused or on `compact`; nothing to do per erasure. */
   async scrubErased(): Promise<void> {}
 
+  /** No multi-document transactions here: the writes of a unit are idempotent instead. */
+  async writeUnit<T>(work: () => Promise<T>): Promise<T> {
+    return work();
+  }
+
   async ping(): Promise<void> {
     await this.db.command({ ping: 1 });
   }

@@ -63,7 +63,8 @@ export class SqliteMemoryRepository implements MemoryRepository {
     this.insertRow(m);
   }
 
-  private insertRow(m: MemoryRecord): void {
+  /** Synchronous, in the caller's transaction (the embedded queue accepts a write in one). */
+  insertRow(m: MemoryRecord): void {
     this.db
       .prepare(
         `INSERT INTO memories (id, workspace_id, user_id, agent_id, run_id, content, metadata, status, error, version, seq,

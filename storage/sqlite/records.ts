@@ -118,12 +118,14 @@ export class SqliteHistoryRepository implements HistoryRepository {
   constructor(private readonly db: Database.Database) {}
 
   async append(events: HistoryEventRecord[]) {
+    this.db.transaction(() => this.appendRows(events))();
+  }
+  /** Synchronous, in the caller's transaction. */
+  appendRows(events: HistoryEventRecord[]): void {
     const insert = this.db.prepare(
       'INSERT OR IGNORE INTO history (id, workspace_id, memory_id, event, at, fact_id, fact) VALUES (?,?,?,?,?,?,?)',
     );
-    this.db.transaction(() => {
-      for (const e of events) insert.run(e.id, e.workspaceId, e.memoryId, e.event, e.at, e.factId, e.fact);
-    })();
+    for (const e of events) insert.run(e.id, e.workspaceId, e.memoryId, e.event, e.at, e.factId, e.fact);
   }
   async list(workspaceId: string, memoryId: string): Promise<HistoryEventRecord[]> {
     const rows = this.db
@@ -194,6 +196,10 @@ export class SqliteBatchRepository implements BatchRepository {
   });
 
   async insert(b: BatchRecord) {
+    this.insertRow(b);
+  }
+  /** Synchronous, in the caller's transaction. */
+  insertRow(b: BatchRecord): void {
     this.db
       .prepare(
         `INSERT INTO batches (id, workspace_id, status, received, imported, failed, errors, memory_ids, created_at, completed_at)
@@ -240,6 +246,26 @@ export class SqliteBatchRepository implements BatchRepository {
         .run(batch.imported, batch.failed, json(batch.errors), batch.status, batch.completedAt, id);
       return batch;
     }).immediate();
+  }
+  /**
+   * `recordItem` with `{ ok: true }` for several items of one batch, synchronously in the caller's
+   * transaction (the embedded runner records finished writes in groups). Items already recorded count once.
+   */
+  recordImportedRows(workspaceId: string, id: string, indexes: number[], at: string): void {
+    if (!this.db.prepare('SELECT 1 FROM batches WHERE workspace_id = ? AND id = ?').get(workspaceId, id)) return;
+    const insert = this.db.prepare('INSERT OR IGNORE INTO batch_items (batch_id, idx, ok) VALUES (?, ?, 1)');
+    let added = 0;
+    for (const index of indexes) added += insert.run(id, index).changes;
+    if (added === 0) return;
+    // The right-hand sides see the row as it was before this update.
+    this.db
+      .prepare(
+        `UPDATE batches SET imported = imported + @added,
+           status = CASE WHEN imported + @added + failed >= received THEN 'completed' ELSE status END,
+           completed_at = CASE WHEN imported + @added + failed >= received THEN @at ELSE completed_at END
+         WHERE id = @id`,
+      )
+      .run({ added, at, id });
   }
   async forgetMemories(workspaceId: string, memoryIds: string[]) {
     if (memoryIds.length === 0) return;

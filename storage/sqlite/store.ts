@@ -17,6 +17,7 @@ import {
 } from './records.js';
 import { migrate } from './schema.js';
 import { cachePreparedStatements } from './statement-cache.js';
+import { beginImmediate } from './write-lock.js';
 
 /** Opens (creating if needed) the embedded database in `dataDir`. Safe to open from several processes. */
 export function openDatabase(dataDir: string): Database.Database {
@@ -31,6 +32,17 @@ export function openDatabase(dataDir: string): Database.Database {
   // Lets the query planner gather the statistics it needs (cheap; SQLite's recommendation at open).
   db.pragma('optimize = 0x10002');
   return cachePreparedStatements(db);
+}
+
+/**
+ * Another connection to the embedded database, with no busy timeout: a write on it fails at once
+ * while another connection holds the write lock, so the caller can wait for it without blocking
+ * its thread (`retryWhileBusy`). The API thread counts quotas on one.
+ */
+export function openNonBlockingDatabase(dataDir: string): Database.Database {
+  const db = openDatabase(dataDir);
+  db.pragma('busy_timeout = 0');
+  return db;
 }
 
 /**
@@ -62,8 +74,13 @@ export class SqliteStore implements Store {
   readonly locks;
   readonly sequences;
   readonly settings;
+  /** The write unit this connection is running; the next one waits for it. */
+  private unitInProgress: Promise<void> = Promise.resolve();
 
-  constructor(readonly db: Database.Database) {
+  constructor(
+    readonly db: Database.Database,
+    private readonly unitsInTransactions = false,
+  ) {
     this.workspaces = new SqliteWorkspaceRepository(db);
     this.keys = new SqliteApiKeyRepository(db);
     this.agents = new SqliteAgentRepository(db);
@@ -83,8 +100,8 @@ export class SqliteStore implements Store {
     };
   }
 
-  static open(dataDir: string): SqliteStore {
-    return new SqliteStore(openDatabase(dataDir));
+  static open(dataDir: string, options: { unitsInTransactions?: boolean } = {}): SqliteStore {
+    return new SqliteStore(openDatabase(dataDir), options.unitsInTransactions);
   }
 
   async scrubErased(): Promise<void> {
@@ -94,6 +111,32 @@ export class SqliteStore implements Store {
     // The planner keeps sqlite_stat1's counts, which hold no content.
     if (this.db.prepare(`SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat4'`).get()) this.db.prepare('DELETE FROM sqlite_stat4').run();
     await checkpointAndTruncateWal(this.db);
+  }
+
+  /**
+   * In one transaction only on a connection that serves a pipeline thread alone (`unitsInTransactions`):
+   * on a shared one, a unit whose work awaited other I/O (an LLM judge) would let a request's write
+   * join it, and a rollback would take that write with it.
+   */
+  async writeUnit<T>(work: () => Promise<T>): Promise<T> {
+    if (!this.unitsInTransactions) return work();
+    const previous = this.unitInProgress;
+    let finished!: () => void;
+    this.unitInProgress = new Promise((resolve) => (finished = resolve));
+    await previous;
+    try {
+      await beginImmediate(this.db);
+      try {
+        const result = await work();
+        this.db.prepare('COMMIT').run();
+        return result;
+      } catch (error) {
+        if (this.db.inTransaction) this.db.prepare('ROLLBACK').run();
+        throw error;
+      }
+    } finally {
+      finished();
+    }
   }
 
   async ping(): Promise<void> {

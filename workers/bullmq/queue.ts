@@ -2,7 +2,7 @@ import { FlowProducer, Queue, QueueEvents, Worker, type ConnectionOptions } from
 import type { Redis } from 'ioredis';
 import { hostname } from 'node:os';
 import { isTurn } from '../../pipeline/write/stages.js';
-import type { MemoryVersions, WriteJob, WriteQueue } from '../queue.js';
+import type { AcceptedWrites, MemoryVersions, WriteJob, WriteQueue } from '../queue.js';
 import { STAGES, jobIdOf, writeFlow, type Stage } from './flows.js';
 import { createProcessors, type ProcessorContext } from './processors.js';
 import { TurnWaiters } from './turn-waiters.js';
@@ -64,6 +64,15 @@ export class BullMqQueue implements WriteQueue {
     const flows = jobs.map((job) => writeFlow(job, { attempts: this.options.attempts, backoffMs: this.options.backoffMs ?? 200 }));
     // addBulk writes all flows atomically, in order.
     for (let i = 0; i < flows.length; i += 100) await this.flows.addBulk(flows.slice(i, i + 100));
+  }
+
+  /** The store and Redis share no transaction: records first, then the flows (a failure leaves the caller to withdraw the records). */
+  async accept({ memories, events, batch, jobs }: AcceptedWrites): Promise<void> {
+    const { store } = this.context.deps;
+    if (batch) await store.batches.insert(batch);
+    await store.memories.insertMany(memories);
+    await store.history.append(events);
+    await this.enqueue(jobs);
   }
 
   /** Removes every stage job (waiting, delayed, failed or waiting for children) of erased memories, with their payloads and results. */

@@ -15,9 +15,11 @@ import { executeWrite, type PipelineResult } from './pipeline.js';
  * writes, so stage work never blocks the API thread's event loop.
  */
 const config = (workerData as { config: Config }).config;
+const CHECKPOINT_EVERY_MS = 10_000;
 
 const ready = (async () => {
-  const store = SqliteStore.open(config.DATA_DIR);
+  // This connection is the thread's alone: a commit's writes can be one transaction.
+  const store = SqliteStore.open(config.DATA_DIR, { unitsInTransactions: true });
   const embedder = await createEmbedder(config);
   // Loaded eagerly here: a pipeline thread exists to extract.
   const deps = createPipelineDeps(config, store, EmbeddedVectorIndex.openWriter(store.db), embedder, {
@@ -25,6 +27,9 @@ const ready = (async () => {
     factExtractor: createFactExtractor(config),
   });
   const logger = createLogger(config.LOG_LEVEL).child({ component: 'pipeline-thread', threadId });
+  // The API thread leaves checkpoints to these threads. Their commits run the automatic ones; this
+  // covers stretches with no writes to process, when only the API thread's own writes grow the log.
+  setInterval(() => store.db.pragma('wal_checkpoint(PASSIVE)'), CHECKPOINT_EVERY_MS).unref();
   return { deps, logger };
 })();
 

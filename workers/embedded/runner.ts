@@ -1,4 +1,3 @@
-import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
@@ -7,8 +6,11 @@ import type { Logger } from '../../core/logger.js';
 import { recordStageTimings } from '../../core/metrics.js';
 import type { PipelineDeps } from '../../pipeline/write/stages.js';
 import type { WriteOutcomes } from '../outcomes.js';
-import type { MemoryVersions, WriteJob, WriteQueue } from '../queue.js';
+import type { SqliteStore } from '../../storage/sqlite/store.js';
+import { inWriteTransaction } from '../../storage/sqlite/write-lock.js';
+import type { AcceptedWrites, MemoryVersions, WriteJob, WriteQueue } from '../queue.js';
 import { announceWriteEnded, executeWrite, type PipelineResult } from './pipeline.js';
+import { FinishedWrites } from './finished-writes.js';
 import type { PipelineTask } from './pipeline-thread.js';
 
 export { runPipeline } from './pipeline.js';
@@ -33,6 +35,15 @@ interface JobRow {
   id: string;
   payload: string;
   attempts: number;
+}
+
+/** A non-negative hash of a user scope: the writes of one scope share a lane. */
+const scopeHash = (workspaceId: string, agentId: string | null, userId: string | null) => hashOf(JSON.stringify([workspaceId, agentId, userId]));
+
+function hashOf(key: string): number {
+  let hash = 0;
+  for (let i = 0; i < key.length; i++) hash = (hash * 31 + key.charCodeAt(i)) | 0;
+  return hash & 0x7fffffff;
 }
 
 /** Where a write's stages run: on this thread or in a pool of worker threads. */
@@ -115,14 +126,18 @@ export class EmbeddedQueue implements WriteQueue {
   private readonly inFlight = new Set<Promise<void>>();
   private executor: PipelineExecutor | null = null;
   private readonly statements;
+  private readonly db: SqliteStore['db'];
+  private readonly finished: FinishedWrites;
 
   constructor(
-    private readonly db: Database.Database,
+    private readonly store: SqliteStore,
     private readonly deps: PipelineDeps,
     private readonly outcomes: WriteOutcomes,
     private readonly logger: Logger,
     private readonly options: EmbeddedRunnerOptions,
   ) {
+    const db = (this.db = store.db);
+    this.finished = new FinishedWrites(store, logger, () => this.wake?.());
     this.leaseMs = options.leaseMs ?? 60_000;
     this.backoffMs = options.backoffMs ?? 200;
     this.perLane = options.writesPerThread ?? 8;
@@ -139,7 +154,6 @@ export class EmbeddedQueue implements WriteQueue {
          RETURNING id, payload, attempts`,
       ),
       relane: db.prepare('UPDATE jobs SET lane = scope_hash % ? WHERE lane != scope_hash % ?'),
-      done: db.prepare('DELETE FROM jobs WHERE id = ?'),
       scope: db.prepare('SELECT agent_id, user_id FROM memories WHERE workspace_id = ? AND id = ?'),
       later: db.prepare(`UPDATE jobs SET state = 'pending', run_after = ?, attempts = attempts - 1, updated_at = ? WHERE id = ?`),
       failed: db.prepare(`UPDATE jobs SET state = 'failed', last_error = ?, updated_at = ? WHERE id = ?`),
@@ -149,15 +163,32 @@ export class EmbeddedQueue implements WriteQueue {
 
   async enqueue(jobs: WriteJob[]): Promise<void> {
     if (jobs.length === 0) return;
+    this.db.transaction(() => this.insertJobs(jobs, (job) => this.storedScopeHash(job))).immediate();
+    this.wake?.();
+  }
+
+  /**
+   * One immediate transaction for the whole acceptance: the API thread takes SQLite's write
+   * lock once per request instead of once per table, and a crash leaves all of it or none.
+   */
+  async accept({ memories, events, batch, jobs }: AcceptedWrites): Promise<void> {
+    const scopes = new Map(memories.map((m) => [m.id, scopeHash(m.workspaceId, m.agentId, m.userId)]));
+    await inWriteTransaction(this.db, () => {
+      if (batch) this.store.batches.insertRow(batch);
+      for (const memory of memories) this.store.memories.insertRow(memory);
+      this.store.history.appendRows(events);
+      this.insertJobs(jobs, (job) => scopes.get(job.memoryId) ?? this.storedScopeHash(job));
+    });
+    this.wake?.();
+  }
+
+  private insertJobs(jobs: WriteJob[], scopeHashOf: (job: WriteJob) => number): void {
     const now = Date.now();
     const lanes = this.lanes();
-    this.db.transaction(() => {
-      for (const job of jobs) {
-        const hash = this.scopeHash(job);
-        this.statements.insert.run(`${job.memoryId}:v${job.version}`, JSON.stringify(job), now, now, now, hash, hash % lanes);
-      }
-    }).immediate();
-    this.wake?.();
+    for (const job of jobs) {
+      const hash = scopeHashOf(job);
+      this.statements.insert.run(`${job.memoryId}:v${job.version}`, JSON.stringify(job), now, now, now, hash, hash % lanes);
+    }
   }
 
   async forgetMemories(workspaceId: string, memories: MemoryVersions[]): Promise<void> {
@@ -182,13 +213,10 @@ export class EmbeddedQueue implements WriteQueue {
     return Math.max(1, this.options.threads);
   }
 
-  /** A non-negative hash of the user scope of a job's memory: the writes of one scope share a lane. */
-  private scopeHash(job: WriteJob): number {
+  /** The scope hash of a job's stored memory. */
+  private storedScopeHash(job: WriteJob): number {
     const row = this.statements.scope.get(job.workspaceId, job.memoryId) as { agent_id: string | null; user_id: string | null } | undefined;
-    const key = row ? JSON.stringify([job.workspaceId, row.agent_id, row.user_id]) : job.memoryId;
-    let hash = 0;
-    for (let i = 0; i < key.length; i++) hash = (hash * 31 + key.charCodeAt(i)) | 0;
-    return hash & 0x7fffffff;
+    return row ? scopeHash(job.workspaceId, row.agent_id, row.user_id) : hashOf(job.memoryId);
   }
 
   /** A write accepted just before a crash may have no job row yet: give every such memory one. */
@@ -208,9 +236,17 @@ export class EmbeddedQueue implements WriteQueue {
   private executorFor(): PipelineExecutor {
     this.executor ??=
       this.options.threads > 0 && this.options.config
-        ? new ThreadPoolExecutor(this.options.threads, this.perLane, this.options.config)
+        ? this.startThreads(this.options.threads, this.options.config)
         : new InlineExecutor(this.deps, this.logger);
     return this.executor;
+  }
+
+  private startThreads(threads: number, config: Config): PipelineExecutor {
+    // The pipeline threads checkpoint the write-ahead log from now on (pipeline-thread.ts). Left on,
+    // this connection's commits would run checkpoints on the API thread: while readers keep the log
+    // from being reset, every commit past the threshold tries again.
+    this.db.pragma('wal_autocheckpoint = 0');
+    return new ThreadPoolExecutor(threads, this.perLane, config);
   }
 
   private claim(lane: number): (JobRow & { job: WriteJob }) | null {
@@ -219,28 +255,39 @@ export class EmbeddedQueue implements WriteQueue {
     return row ? { ...row, job: JSON.parse(row.payload) as WriteJob } : null;
   }
 
+  /** Every lane's oldest ready jobs, up to its free slots, in one transaction. */
+  private claimReady(): Promise<{ lane: number; row: JobRow & { job: WriteJob } }[]> {
+    return inWriteTransaction(this.db, () => {
+      const claimed = [];
+      for (let lane = 0; lane < this.active.length; lane++) {
+        for (let free = this.perLane - this.active[lane]; free > 0; free--) {
+          const row = this.claim(lane);
+          if (!row) break;
+          claimed.push({ lane, row });
+        }
+      }
+      return claimed;
+    });
+  }
+
   private async run(): Promise<void> {
     while (this.running) {
-      let claimedAny = false;
-      for (let lane = 0; lane < this.active.length; lane++) {
-        const claimed = this.active[lane] < this.perLane ? this.claim(lane) : null;
-        if (!claimed) continue;
-        claimedAny = true;
+      for (const { lane, row } of await this.claimReady()) {
         this.active[lane]++;
-        const task = this.process(lane, claimed).finally(() => {
+        const task = this.process(lane, row).finally(() => {
           this.active[lane]--;
           this.inFlight.delete(task);
           this.wake?.();
         });
         this.inFlight.add(task);
       }
-      if (claimedAny) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 250);
         this.wake = () => {
           clearTimeout(timer);
           this.wake = null;
-          resolve();
+          // After this turn of the event loop: the writes that end in it free their slots for one claim.
+          setImmediate(resolve);
         };
       });
     }
@@ -257,8 +304,7 @@ export class EmbeddedQueue implements WriteQueue {
         this.statements.later.run(Date.now() + 10, Date.now(), row.id);
         return;
       }
-      await this.outcomes.completed(job, result.output);
-      this.statements.done.run(row.id);
+      this.finished.add({ jobId: row.id, job, output: result.output });
     } catch (error) {
       if (row.attempts >= this.options.attempts) {
         this.statements.failed.run(String(error), Date.now(), row.id);
@@ -287,6 +333,7 @@ export class EmbeddedQueue implements WriteQueue {
     this.wake?.();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
+    await this.finished.flush();
     await this.executor?.close();
   }
 }

@@ -1,0 +1,56 @@
+import type Database from 'better-sqlite3';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const isBusy = (error: unknown) => (error as { code?: string } | null)?.code === 'SQLITE_BUSY';
+
+/**
+ * Makes attempts to take SQLite's single write lock, each failing at once while another
+ * connection holds it, one a millisecond, without blocking the event loop in between. The
+ * connection's busy timeout would wait inside SQLite, stalling everything else on this thread
+ * (requests on the API thread, other writes' stages on a pipeline thread), and it backs off
+ * (1, 2, 5, 10 … ms) while other connections keep taking the lock. After `patienceMs` the last
+ * attempt waits with the busy timeout, so the wait stays bounded as before.
+ */
+async function whenWriteLockFree<T>(db: Database.Database, attempt: () => T, patienceMs: number): Promise<T> {
+  const deadline = Date.now() + patienceMs;
+  const timeout = db.pragma('busy_timeout', { simple: true }) as number;
+  while (Date.now() < deadline) {
+    db.pragma('busy_timeout = 0');
+    try {
+      return attempt();
+    } catch (error) {
+      if (!isBusy(error) || db.inTransaction) throw error;
+    } finally {
+      db.pragma(`busy_timeout = ${timeout}`);
+    }
+    await sleep(1);
+  }
+  return attempt();
+}
+
+/** Runs `work` in an immediate transaction once the write lock is free (see `whenWriteLockFree`). */
+export function inWriteTransaction<T>(db: Database.Database, work: () => T, patienceMs = 2_000): Promise<T> {
+  return whenWriteLockFree(db, db.transaction(work).immediate, patienceMs);
+}
+
+/** `BEGIN IMMEDIATE` once the write lock is free (see `whenWriteLockFree`); the caller commits or rolls back. */
+export function beginImmediate(db: Database.Database, patienceMs = 2_000): Promise<void> {
+  return whenWriteLockFree(db, () => void db.prepare('BEGIN IMMEDIATE').run(), patienceMs);
+}
+
+/**
+ * Retries `attempt` while it fails with SQLITE_BUSY, a millisecond apart, for up to `patienceMs`.
+ * For writes on a connection with no busy timeout (`openNonBlockingDatabase`) whose failed
+ * attempts change nothing, such as one statement in its own transaction.
+ */
+export async function retryWhileBusy<T>(attempt: () => Promise<T>, patienceMs = 10_000): Promise<T> {
+  const deadline = Date.now() + patienceMs;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isBusy(error) || Date.now() >= deadline) throw error;
+    }
+    await sleep(1);
+  }
+}
