@@ -2,7 +2,7 @@ import { ConfigError, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { UsageLimits } from './limits.js';
 import { connectRedis, type Services } from './services.js';
-import { SqliteStore, openNonBlockingDatabase } from '../storage/sqlite/store.js';
+import { SqliteStore } from '../storage/sqlite/store.js';
 import { EmbeddedVectorIndex } from '../storage/vector/embedded.js';
 import type { Store } from '../storage/types.js';
 import type { VectorIndex } from '../storage/vector/types.js';
@@ -75,8 +75,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
         config,
         attempts: config.JOB_ATTEMPTS,
       });
-  const counters = redis ? null : openNonBlockingDatabase(config.DATA_DIR);
-  const limits = new UsageLimits(redis ? { kind: 'redis', client: redis } : { kind: 'sqlite', db: counters! }, config.RATE_LIMIT_PER_SECOND);
+  const limits = new UsageLimits(redis ? { kind: 'redis', client: redis } : { kind: 'sqlite', db: sqlite!.db }, config.RATE_LIMIT_PER_SECOND);
 
   const services: Services = {
     config,
@@ -91,7 +90,6 @@ export async function createServices(config: Config, options: ServiceOptions = {
       await queue.close();
       await vectors.close();
       redis?.disconnect();
-      counters?.close();
       await store.close();
     },
   };

@@ -8,18 +8,13 @@ import {
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import type { Plan } from '../storage/types.js';
-import { retryWhileBusy } from '../storage/sqlite/write-lock.js';
 import { billingPeriod } from './clock.js';
 import { countersUnavailable, quotaExceeded, rateLimited } from './errors.js';
 import { PLANS, withGrace } from './plans.js';
 
 type QuotaKind = 'write' | 'query';
 
-/**
- * Where counters live: Redis when configured (shared by every API process), else the embedded
- * database, on a connection of their own with no busy timeout (`openNonBlockingDatabase`): a
- * count waits for SQLite's write lock without blocking the API thread.
- */
+/** Where counters live: Redis when configured (shared by every API process), else the embedded database. */
 export type CounterBackend = { kind: 'redis'; client: Redis } | { kind: 'sqlite'; db: Database.Database } | { kind: 'memory' };
 
 const QUOTA_WINDOW_SECONDS = 40 * 24 * 3600; // keys are per calendar month; this only bounds their lifetime
@@ -82,11 +77,11 @@ export class UsageLimits {
     const limiter = this.quota(kind, plan);
     const key = `${workspaceId}:${billingPeriod()}`;
     try {
-      await this.counted(() => limiter.consume(key, points));
+      await limiter.consume(key, points);
     } catch (error) {
       if (error instanceof RateLimiterRes) {
         // A refused request must not eat into what is left.
-        await this.counted(() => limiter.reward(key, points)).catch(() => undefined);
+        await limiter.reward(key, points).catch(() => undefined);
         throw quotaExceeded(kind, kind === 'write' ? PLANS[plan].monthlyWrites : PLANS[plan].monthlyQueries);
       }
       throw countersUnavailable();
@@ -95,13 +90,7 @@ export class UsageLimits {
 
   /** Gives points back, e.g. when a counted write turned out invalid. */
   async refund(kind: QuotaKind, workspaceId: string, plan: Plan, points = 1): Promise<void> {
-    const limiter = this.quota(kind, plan);
-    await this.counted(() => limiter.reward(`${workspaceId}:${billingPeriod()}`, points));
-  }
-
-  /** A quota count; on SQLite, retried while the write lock is held elsewhere (a failed attempt counts nothing). */
-  private counted<T>(count: () => Promise<T>): Promise<T> {
-    return this.backend.kind === 'sqlite' ? retryWhileBusy(count) : count();
+    await this.quota(kind, plan).reward(`${workspaceId}:${billingPeriod()}`, points);
   }
 
   async used(kind: QuotaKind, workspaceId: string, plan: Plan): Promise<number> {

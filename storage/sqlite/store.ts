@@ -35,17 +35,6 @@ export function openDatabase(dataDir: string): Database.Database {
 }
 
 /**
- * Another connection to the embedded database, with no busy timeout: a write on it fails at once
- * while another connection holds the write lock, so the caller can wait for it without blocking
- * its thread (`retryWhileBusy`). The API thread counts quotas on one.
- */
-export function openNonBlockingDatabase(dataDir: string): Database.Database {
-  const db = openDatabase(dataDir);
-  db.pragma('busy_timeout = 0');
-  return db;
-}
-
-/**
  * Copies the write-ahead log into the database and truncates it to zero bytes, so page
  * images written before an erasure do not survive in `engram.db-wal`. A reader in another
  * process (a separate worker, the admin CLI) can hold it back: each attempt already waits

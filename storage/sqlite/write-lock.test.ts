@@ -2,18 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { UsageLimits } from '../../core/limits.js';
-import { openDatabase, openNonBlockingDatabase } from './store.js';
+import { openDatabase } from './store.js';
 import { inWriteTransaction } from './write-lock.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'engram-write-lock-'));
 const mine = openDatabase(dir);
 const other = openDatabase(dir);
-const counters = openNonBlockingDatabase(dir);
 afterAll(() => {
   mine.close();
   other.close();
-  counters.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -45,19 +42,5 @@ describe('waiting for the write lock without blocking the event loop', () => {
       mine.pragma('busy_timeout = 10000');
     }
     expect(mine.inTransaction).toBe(false);
-  });
-
-  it('counts a quota on a connection with no busy timeout once the lock is free, exactly once, without blocking', async () => {
-    const limits = new UsageLimits({ kind: 'sqlite', db: counters }, 100);
-    other.prepare('BEGIN IMMEDIATE').run();
-    let ticks = 0;
-    const ticker = setInterval(() => ticks++, 5);
-    const consumed = limits.consume('write', 'ws_quota', 'hobby', 3);
-    await new Promise((r) => setTimeout(r, 100));
-    other.prepare('COMMIT').run();
-    await consumed;
-    clearInterval(ticker);
-    expect(ticks).toBeGreaterThan(5);
-    expect(await limits.used('write', 'ws_quota', 'hobby')).toBe(3);
   });
 });

@@ -37,20 +37,3 @@ export function inWriteTransaction<T>(db: Database.Database, work: () => T, pati
 export function beginImmediate(db: Database.Database, patienceMs = 2_000): Promise<void> {
   return whenWriteLockFree(db, () => void db.prepare('BEGIN IMMEDIATE').run(), patienceMs);
 }
-
-/**
- * Retries `attempt` while it fails with SQLITE_BUSY, a millisecond apart, for up to `patienceMs`.
- * For writes on a connection with no busy timeout (`openNonBlockingDatabase`) whose failed
- * attempts change nothing, such as one statement in its own transaction.
- */
-export async function retryWhileBusy<T>(attempt: () => Promise<T>, patienceMs = 10_000): Promise<T> {
-  const deadline = Date.now() + patienceMs;
-  for (;;) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (!isBusy(error) || Date.now() >= deadline) throw error;
-    }
-    await sleep(1);
-  }
-}
