@@ -4,7 +4,7 @@
  * so the suites can run against a shared database server.
  */
 import { randomUUID } from 'node:crypto';
-import type { FactRecord, MemoryRecord } from '../types.js';
+import type { BatchRecord, FactRecord, MemoryRecord } from '../types.js';
 
 export const uid = (prefix = '') => `${prefix}${randomUUID().replace(/-/g, '')}`;
 export const newWorkspaceId = () => uid('ws_');
@@ -32,6 +32,23 @@ export function memory(workspaceId: string, overrides: Partial<MemoryRecord> = {
     createdAt: at(0),
     updatedAt: at(0),
     deletedAt: null,
+    ...overrides,
+  };
+}
+
+/** A batch still processing, its `received` items named mem_0, mem_1, … */
+export function batch(workspaceId: string, received: number, overrides: Partial<BatchRecord> = {}): BatchRecord {
+  return {
+    id: uid('bat_'),
+    workspaceId,
+    status: 'processing',
+    received,
+    imported: 0,
+    failed: 0,
+    errors: [],
+    memoryIds: Array.from({ length: received }, (_, i) => `mem_${i}`),
+    createdAt: at(0),
+    completedAt: null,
     ...overrides,
   };
 }

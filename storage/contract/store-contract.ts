@@ -10,8 +10,8 @@
  * the records this suite inserted, never through absolute counts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentRegistration, ApiKeyRecord, AuditRecord, BatchRecord, FactRecord, HistoryEventRecord, Store, WorkspaceRecord } from '../types.js';
-import { at, fact, ids, memory, newWorkspaceId, sleep, sorted, uid } from './fixtures.js';
+import type { AgentRegistration, ApiKeyRecord, AuditRecord, FactRecord, HistoryEventRecord, Store, WorkspaceRecord } from '../types.js';
+import { at, batch, fact, ids, memory, newWorkspaceId, sleep, sorted, uid } from './fixtures.js';
 
 export function describeStoreContract(
   name: string,
@@ -967,20 +967,6 @@ export function describeStoreContract(
         await store.batches.remove(ws, batch.id);
         expect(await store.batches.get(ws, batch.id)).toBeNull();
         await store.batches.remove(ws, batch.id);
-      });
-
-      const batch = (workspaceId: string, received: number, overrides: Partial<BatchRecord> = {}): BatchRecord => ({
-        id: uid('bat_'),
-        workspaceId,
-        status: 'processing',
-        received,
-        imported: 0,
-        failed: 0,
-        errors: [],
-        memoryIds: Array.from({ length: received }, (_, i) => `mem_${i}`),
-        createdAt: at(0),
-        completedAt: null,
-        ...overrides,
       });
 
       it('inserts and reads back, scoped by workspace', async () => {

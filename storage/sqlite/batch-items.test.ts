@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { BatchRecord } from '../types.js';
+import { batch as batchOf } from '../contract/fixtures.js';
 import { SqliteStore } from './store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'engram-batch-items-'));
@@ -12,22 +12,9 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const batch = (id: string, received: number): BatchRecord => ({
-  id,
-  workspaceId: 'ws',
-  status: 'processing',
-  received,
-  imported: 0,
-  failed: 0,
-  errors: [],
-  memoryIds: Array.from({ length: received }, (_, i) => `mem_${i}`),
-  createdAt: '2026-01-01T00:00:00.000Z',
-  completedAt: null,
-});
-
 describe('recording imported batch items in groups (embedded runner)', () => {
   it('counts each item once, agrees with recordItem, and completes the batch with its last item', async () => {
-    await store.batches.insert(batch('bat_1', 4));
+    await store.batches.insert(batchOf('ws', 4, { id: 'bat_1' }));
     await store.batches.recordItem('ws', 'bat_1', 0, { ok: false, error: { index: 0, memory_id: 'mem_0', message: 'bad' } }, '2026-01-01T00:00:01.000Z');
     store.batches.recordImportedRows('ws', 'bat_1', [1, 2, 2], '2026-01-01T00:00:02.000Z');
     store.batches.recordImportedRows('ws', 'bat_1', [0, 1], '2026-01-01T00:00:03.000Z');
@@ -38,7 +25,7 @@ describe('recording imported batch items in groups (embedded runner)', () => {
   });
 
   it('records nothing for a batch of another workspace or a removed one', async () => {
-    await store.batches.insert(batch('bat_2', 2));
+    await store.batches.insert(batchOf('ws', 2, { id: 'bat_2' }));
     store.batches.recordImportedRows('other', 'bat_2', [0], '2026-01-01T00:00:01.000Z');
     expect(await store.batches.get('ws', 'bat_2')).toMatchObject({ imported: 0 });
     await store.batches.remove('ws', 'bat_2');
