@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { describeVectorIndexContract } from '../contract/vector-contract.js';
 import { openDatabase } from '../sqlite/store.js';
 import { EmbeddedVectorIndex } from './embedded.js';
-import { compareHits } from './types.js';
 
 let dir: string | null = null;
 let db: Database.Database | null = null;
@@ -83,7 +82,7 @@ describe('embedded term statistics', () => {
 });
 
 describe('embedded keyword top k', () => {
-  it('returns the first k of the full BM25 ranking, ties by id, in every scope', async () => {
+  it('returns the first k of the full BM25 ranking, ties in the order the documents were indexed, in every scope', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'engram-fts-top-k-'));
     const database = openDatabase(folder);
     try {
@@ -108,10 +107,34 @@ describe('embedded keyword top k', () => {
           const filter = { workspaceId: 'ws_top', ...scope };
           const everything = await index.searchText(query, filter, 10_000);
           expect(everything.length).toBeGreaterThan(5);
-          expect(everything.every((h, i) => i === 0 || compareHits(everything[i - 1], h) < 0)).toBe(true);
+          const indexed = (h: { id: string }) => Number(h.id.split('_').at(-1));
+          expect(everything.every((h, i) => i === 0 || everything[i - 1].score > h.score || (everything[i - 1].score === h.score && indexed(everything[i - 1]) < indexed(h)))).toBe(true);
           for (const k of [1, 5, 20]) expect(await index.searchText(query, filter, k)).toEqual(everything.slice(0, k));
         }
       }
+      await index.close();
+    } finally {
+      database.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("finds a workspace's best matches when another workspace's outrank them all", async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'engram-fts-workspaces-'));
+    const database = openDatabase(folder);
+    try {
+      const index = await EmbeddedVectorIndex.open(database);
+      const doc = (workspaceId: string, i: number, text: string) => ({
+        id: `mem_${workspaceId}_${i}`, workspaceId, agentId: null, userId: 'u', runId: null, metadataTerms: [], vector: new Float32Array([1, 0, 0, 0]), text,
+      });
+      // The big workspace's texts say "dog" more densely, so all of its 500 rank above the small one's.
+      await index.upsert(Array.from({ length: 500 }, (_, i) => doc('ws_big', i, 'dog dog')));
+      await index.upsert(Array.from({ length: 12 }, (_, i) => doc('ws_small', i, `a dog and ${'cat '.repeat(i + 1)}`)));
+      const small = await index.searchText('dog', { workspaceId: 'ws_small' }, 5);
+      expect(small.map((h) => h.id)).toEqual([0, 1, 2, 3, 4].map((i) => `mem_ws_small_${i}`));
+      expect(await index.searchText('dog', { workspaceId: 'ws_small', userId: 'u' }, 5)).toEqual(small);
+      const big = await index.searchText('dog', { workspaceId: 'ws_big' }, 60);
+      expect(big.map((h) => h.id)).toEqual(Array.from({ length: 60 }, (_, i) => `mem_ws_big_${i}`));
       await index.close();
     } finally {
       database.close();

@@ -5,6 +5,9 @@ import { keywordTerms, termStem } from './keywords.js';
 import type { TermStatistics, VectorDoc, VectorFilter, VectorHit, VectorIndex } from './types.js';
 
 const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+/** Whole-index matches ranked before the workspace check: k times this, and at least the minimum. */
+const KEYWORD_PREFETCH_FACTOR = 4;
+const KEYWORD_PREFETCH_MIN = 200;
 const fromBlob = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 
 /**
@@ -163,11 +166,45 @@ export class EmbeddedVectorIndex implements VectorIndex {
     return this.partitions.get(filter.workspaceId)?.search(vector, filter, k) ?? [];
   }
 
+  /**
+   * The k best keyword matches in the filter's scope by BM25; equal scores keep the order the
+   * documents were (last) indexed in, which the index knows without reading their rows.
+   */
   async searchText(query: string, filter: VectorFilter, k: number): Promise<VectorHit[]> {
     const terms = keywordTerms(query);
     if (terms.length === 0 || k <= 0) return [];
+    const match = terms.map((t) => `"${t}"`).join(' OR ');
+    const wholeWorkspace = filter.agentId === undefined && filter.userId === undefined && filter.runId === undefined && !filter.metadataTerms?.length;
+    return (wholeWorkspace && this.bestMatchesOfWorkspace(match, filter.workspaceId, k)) || this.bestMatchesInScope(match, filter, k);
+  }
+
+  /**
+   * Ranks the whole index's best matches first and looks up only their rows: joining every match
+   * to its row for the workspace check doubles the cost of a common word. Exact when k of the
+   * prefetched rows are the workspace's (any row not prefetched ranks below all of them);
+   * undefined otherwise, and the caller ranks within the scope.
+   */
+  private bestMatchesOfWorkspace(match: string, workspaceId: string, k: number): VectorHit[] | undefined {
+    const prefetch = Math.max(KEYWORD_PREFETCH_MIN, k * KEYWORD_PREFETCH_FACTOR);
+    const ranked = this.db
+      .prepare('SELECT rowid, -bm25(text_index) AS score FROM text_index WHERE text_index MATCH ? ORDER BY score DESC, rowid LIMIT ?')
+      .all(match, prefetch) as { rowid: number; score: number }[];
+    if (ranked.length === 0) return [];
+    const ids = new Map(
+      (
+        this.db
+          // CROSS JOIN keeps the prefetched rowids as the outer loop: one lookup each, not a walk of the workspace.
+          .prepare('SELECT d.rowid AS rowid, d.id AS id FROM json_each(?) r CROSS JOIN text_docs d ON d.rowid = r.value WHERE d.workspace_id = ?')
+          .all(JSON.stringify(ranked.map((r) => r.rowid)), workspaceId) as { rowid: number; id: string }[]
+      ).map((r) => [r.rowid, r.id]),
+    );
+    const hits = ranked.flatMap((r) => (ids.has(r.rowid) ? [{ id: ids.get(r.rowid)!, score: r.score }] : []));
+    return hits.length >= k || ranked.length < prefetch ? hits.slice(0, k) : undefined;
+  }
+
+  private bestMatchesInScope(match: string, filter: VectorFilter, k: number): VectorHit[] {
     const parts = ['text_index MATCH ?', 'd.workspace_id = ?'];
-    const params: unknown[] = [terms.map((t) => `"${t}"`).join(' OR '), filter.workspaceId];
+    const params: unknown[] = [match, filter.workspaceId];
     if (filter.agentId !== undefined) parts.push(filter.agentId === null ? 'd.agent_id IS NULL' : 'd.agent_id = ?');
     if (filter.agentId) params.push(filter.agentId);
     if (filter.userId !== undefined) (parts.push('d.user_id = ?'), params.push(filter.userId));
@@ -176,7 +213,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
     const rows = this.db
       .prepare(
         `SELECT d.id AS id, d.meta_terms AS terms, -bm25(text_index) AS score FROM text_index JOIN text_docs d ON d.rowid = text_index.rowid
-         WHERE ${parts.join(' AND ')} ORDER BY score DESC, d.id ${required.length ? '' : 'LIMIT ?'}`,
+         WHERE ${parts.join(' AND ')} ORDER BY score DESC, d.rowid ${required.length ? '' : 'LIMIT ?'}`,
       )
       .all(...params, ...(required.length ? [] : [k])) as { id: string; terms: string; score: number }[];
     const matching = required.length ? rows.filter((r) => required.every((t) => (JSON.parse(r.terms) as string[]).includes(t))) : rows;

@@ -10,4 +10,9 @@ describe('keyword query terms', () => {
     expect(stemmedText('Inês')).toBe('in');
     expect(keywordTerms('When did Inês move to Lisbon?')).toEqual(['move', 'lisbon']);
   });
+
+  it("leave out what possessives and contractions leave behind, which matches every text with an apostrophe", () => {
+    expect(stemmedText("my spouse's job")).toBe('my spous s job');
+    expect(keywordTerms("What is his spouse's job? He didn't say, I'd guess")).toEqual(['spouse', 'job', 'say', 'guess']);
+  });
 });
