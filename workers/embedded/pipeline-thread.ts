@@ -5,6 +5,8 @@ import { createLogger } from '../../core/logger.js';
 import { createEmbedder } from '../../pipeline/embedding/index.js';
 import { createEntityExtractor, createFactExtractor } from '../../pipeline/extraction/index.js';
 import { SqliteStore } from '../../storage/sqlite/store.js';
+import { yieldToUrgentWrites } from '../../storage/sqlite/write-lock.js';
+import { WriterPriority } from '../../storage/sqlite/writer-priority.js';
 import { EmbeddedVectorIndex } from '../../storage/vector/embedded.js';
 import type { WriteJob } from '../queue.js';
 import { executeWrite, type PipelineResult } from './pipeline.js';
@@ -14,12 +16,14 @@ import { executeWrite, type PipelineResult } from './pipeline.js';
  * connection to the embedded database and its own embedder and extractors, and runs whole
  * writes, so stage work never blocks the API thread's event loop.
  */
-const config = (workerData as { config: Config }).config;
+const { config, writerPriority } = workerData as { config: Config; writerPriority: SharedArrayBuffer };
 const CHECKPOINT_EVERY_MS = 10_000;
 
 const ready = (async () => {
   // This connection is the thread's alone: a commit's writes can be one transaction.
   const store = SqliteStore.open(config.DATA_DIR, { unitsInTransactions: true });
+  // The API thread's writes answer requests: this thread's commits give way to them.
+  yieldToUrgentWrites(store.db, new WriterPriority(writerPriority));
   const embedder = await createEmbedder(config);
   // Loaded eagerly here: a pipeline thread exists to extract.
   const deps = createPipelineDeps(config, store, EmbeddedVectorIndex.openWriter(store.db), embedder, {
