@@ -7,7 +7,7 @@ const isBusy = (error: unknown) => (error as { code?: string } | null)?.code ===
 /** How long a connection that yields stands back for urgent writes before each attempt, at most. */
 const STAND_BACK_MS = 50;
 
-/** Connections whose writes go first (`urgent`) or give way (`yields`) under a shared `WriterPriority`. */
+/** Connections whose writes go first (`urgent`) or give way to those under a shared `WriterPriority`. */
 const roles = new WeakMap<Database.Database, { priority: WriterPriority; urgent: boolean }>();
 
 /** This connection's writes go first: it raises `priority` while it waits for and holds the write lock. */
