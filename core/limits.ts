@@ -8,6 +8,7 @@ import {
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import type { Plan } from '../storage/types.js';
+import { asUrgentWrite } from '../storage/sqlite/write-lock.js';
 import { billingPeriod } from './clock.js';
 import { countersUnavailable, quotaExceeded, rateLimited } from './errors.js';
 import { PLANS, withGrace } from './plans.js';
@@ -72,12 +73,17 @@ export class UsageLimits {
     }
   }
 
+  /** A durable count in the embedded database waits for its write lock inside SQLite: as an urgent write, so it waits least. */
+  private counting<T>(work: () => Promise<T>): Promise<T> {
+    return this.backend.kind === 'sqlite' ? asUrgentWrite(this.backend.db, work) : work();
+  }
+
   /** Consumes `points` from a monthly quota (all or nothing); throws 429 quota_exceeded past the grace. */
   async consume(kind: QuotaKind, workspaceId: string, plan: Plan, points = 1): Promise<void> {
     const limiter = this.quota(kind, plan);
     const key = `${workspaceId}:${billingPeriod()}`;
     try {
-      await limiter.consume(key, points);
+      await this.counting(() => limiter.consume(key, points));
     } catch (error) {
       if (error instanceof RateLimiterRes) {
         // A refused request must not eat into what is left.

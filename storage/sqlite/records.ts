@@ -22,6 +22,7 @@ import type {
   WorkspaceRepository,
 } from '../types.js';
 import { Where, json, parse } from './sql.js';
+import { inWriteTransaction } from './write-lock.js';
 
 export class SqliteWorkspaceRepository implements WorkspaceRepository {
   constructor(private readonly db: Database.Database) {}
@@ -288,19 +289,22 @@ export class SqliteBatchRepository implements BatchRepository {
 export class SqliteLockRepository implements LockRepository {
   constructor(private readonly db: Database.Database) {}
 
+  // Lease writes wait for the write lock without blocking the thread's other work, and give way to urgent writes.
   async tryAcquire(key: string, owner: string, ttlMs: number): Promise<boolean> {
-    const now = Date.now();
-    const info = this.db
-      .prepare(
-        `INSERT INTO locks (key, owner, expires_at) VALUES (?, ?, ?)
-         ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
-         WHERE locks.expires_at < ? OR locks.owner = excluded.owner`,
-      )
-      .run(key, owner, now + ttlMs, now);
+    const info = await inWriteTransaction(this.db, () => {
+      const now = Date.now();
+      return this.db
+        .prepare(
+          `INSERT INTO locks (key, owner, expires_at) VALUES (?, ?, ?)
+           ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+           WHERE locks.expires_at < ? OR locks.owner = excluded.owner`,
+        )
+        .run(key, owner, now + ttlMs, now);
+    });
     return info.changes === 1;
   }
   async release(key: string, owner: string) {
-    this.db.prepare('DELETE FROM locks WHERE key = ? AND owner = ?').run(key, owner);
+    await inWriteTransaction(this.db, () => this.db.prepare('DELETE FROM locks WHERE key = ? AND owner = ?').run(key, owner));
   }
 }
 
@@ -308,12 +312,14 @@ export class SqliteSequenceRepository implements SequenceRepository {
   constructor(private readonly db: Database.Database) {}
 
   async next(name: string, count = 1): Promise<number> {
-    const row = this.db
-      .prepare(
-        `INSERT INTO sequences (name, value) VALUES (?, ?)
-         ON CONFLICT (name) DO UPDATE SET value = value + excluded.value RETURNING value`,
-      )
-      .get(name, count) as { value: number };
+    const row = (await inWriteTransaction(this.db, () =>
+      this.db
+        .prepare(
+          `INSERT INTO sequences (name, value) VALUES (?, ?)
+           ON CONFLICT (name) DO UPDATE SET value = value + excluded.value RETURNING value`,
+        )
+        .get(name, count),
+    )) as { value: number };
     return row.value - count + 1;
   }
 }

@@ -5,6 +5,8 @@ import { createLogger } from '../../core/logger.js';
 import { createEmbedder } from '../../pipeline/embedding/index.js';
 import { createEntityExtractor, createFactExtractor } from '../../pipeline/extraction/index.js';
 import { SqliteStore } from '../../storage/sqlite/store.js';
+import { yieldToUrgentWrites } from '../../storage/sqlite/write-lock.js';
+import { WriterPriority } from '../../storage/sqlite/writer-priority.js';
 import { EmbeddedVectorIndex } from '../../storage/vector/embedded.js';
 import type { WriteJob } from '../queue.js';
 import { executeWrite, type PipelineResult } from './pipeline.js';
@@ -14,12 +16,19 @@ import { executeWrite, type PipelineResult } from './pipeline.js';
  * connection to the embedded database and its own embedder and extractors, and runs whole
  * writes, so stage work never blocks the API thread's event loop.
  */
-const config = (workerData as { config: Config }).config;
+const { config, writerPriority } = workerData as { config: Config; writerPriority: SharedArrayBuffer };
 const CHECKPOINT_EVERY_MS = 10_000;
+/** The longest a stage waits for the API thread's urgent writes. */
+const STAND_BACK_MS = 50;
 
 const ready = (async () => {
   // This connection is the thread's alone: a commit's writes can be one transaction.
   const store = SqliteStore.open(config.DATA_DIR, { unitsInTransactions: true });
+  // The API thread's writes answer requests: this thread's commits give way to them, and so does its stage work,
+  // which would otherwise share the cores with an acceptance that requests are waiting for.
+  const priority = new WriterPriority(writerPriority);
+  yieldToUrgentWrites(store.db, priority);
+  const beforeStage = () => (priority.raised ? priority.standBack(STAND_BACK_MS) : undefined);
   const embedder = await createEmbedder(config);
   // Loaded eagerly here: a pipeline thread exists to extract.
   const deps = createPipelineDeps(config, store, EmbeddedVectorIndex.openWriter(store.db), embedder, {
@@ -30,7 +39,7 @@ const ready = (async () => {
   // The API thread leaves checkpoints to these threads. Their commits run the automatic ones; this
   // covers stretches with no writes to process, when only the API thread's own writes grow the log.
   setInterval(() => store.db.pragma('wal_checkpoint(PASSIVE)'), CHECKPOINT_EVERY_MS).unref();
-  return { deps, logger };
+  return { deps, logger, beforeStage };
 })();
 
 export interface PipelineTask {
@@ -39,6 +48,6 @@ export interface PipelineTask {
 }
 
 export default async function runWrite({ job, owner }: PipelineTask): Promise<PipelineResult> {
-  const { deps, logger } = await ready;
-  return executeWrite(deps, job, owner, { logger: logger.child({ memoryId: job.memoryId }) });
+  const { deps, logger, beforeStage } = await ready;
+  return executeWrite(deps, job, owner, { logger: logger.child({ memoryId: job.memoryId }), beforeStage });
 }

@@ -75,6 +75,8 @@ export interface PipelineRunOptions {
   logger?: Logger;
   /** How long a write that has done its stage work waits for earlier writes of its scope. */
   maxTurnWaitMs?: number;
+  /** Awaited before each stage's work: lets more urgent work elsewhere in the process have the CPU first. */
+  beforeStage?: () => Promise<void> | undefined;
 }
 
 /**
@@ -90,6 +92,7 @@ export async function runPipeline(
   timings: StageTimings = {},
 ): Promise<CommitOutput> {
   const timed = async <T>(stage: string, work: () => Promise<T>): Promise<T> => {
+    await options.beforeStage?.();
     const started = performance.now();
     try {
       return await work();

@@ -7,7 +7,8 @@ import { recordStageTimings } from '../../core/metrics.js';
 import type { PipelineDeps } from '../../pipeline/write/stages.js';
 import type { WriteOutcomes } from '../outcomes.js';
 import type { SqliteStore } from '../../storage/sqlite/store.js';
-import { inWriteTransaction } from '../../storage/sqlite/write-lock.js';
+import { inWriteTransaction, writeUrgently } from '../../storage/sqlite/write-lock.js';
+import { WriterPriority } from '../../storage/sqlite/writer-priority.js';
 import type { AcceptedWrites, MemoryVersions, WriteJob, WriteQueue } from '../queue.js';
 import { announceWriteEnded, executeWrite, type PipelineResult } from './pipeline.js';
 import { FinishedWrites } from './finished-writes.js';
@@ -78,6 +79,7 @@ class ThreadPoolExecutor implements PipelineExecutor {
     readonly lanes: number,
     writesPerThread: number,
     config: Config,
+    writerPriority: WriterPriority,
   ) {
     // Compiled (dist/) or source (tsx): the thread module sits next to this one either way.
     const source = import.meta.url.endsWith('.ts');
@@ -92,7 +94,7 @@ class ThreadPoolExecutor implements PipelineExecutor {
           maxThreads: 1,
           concurrentTasksPerWorker: writesPerThread,
           idleTimeout: Number.POSITIVE_INFINITY,
-          workerData: { config },
+          workerData: { config, writerPriority: writerPriority.buffer },
           execArgv,
         }),
     );
@@ -246,7 +248,10 @@ export class EmbeddedQueue implements WriteQueue {
     // this connection's commits would run checkpoints on the API thread: while readers keep the log
     // from being reset, every commit past the threshold tries again.
     this.db.pragma('wal_autocheckpoint = 0');
-    return new ThreadPoolExecutor(threads, this.perLane, config);
+    // Requests wait on this thread's writes (acceptances, counters): the pipeline threads let them go first.
+    const priority = new WriterPriority();
+    writeUrgently(this.db, priority);
+    return new ThreadPoolExecutor(threads, this.perLane, config, priority);
   }
 
   private claim(lane: number): (JobRow & { job: WriteJob }) | null {
