@@ -44,7 +44,7 @@ export const configSchema = z.object({
    * Embedded mode: worker threads running the pipeline stages, so the API thread only validates,
    * enqueues and serves reads. Default: one per core; 0 runs the stages on the API thread.
    * BullMQ worker process: threads running entity and fact extraction. Default: one per core but
-   * one; 0 extracts on the thread that runs the queues.
+   * one, none on two cores or fewer; 0 extracts on the thread that runs the queues.
    */
   PIPELINE_THREADS: z.coerce.number().int().min(0).max(64).optional(),
   /** Redis key prefix of the BullMQ queues; separate deployments on one Redis use different prefixes. */

@@ -5,8 +5,13 @@ import type { EntityExtractor, ExtractedEntity, ExtractedFact, ExtractionInput, 
 import type { ExtractionTask } from './extraction-thread.js';
 import { threadModule } from './thread-module.js';
 
-/** The worker process's own thread drives the queues and commits: extraction gets the other cores. */
-export const defaultExtractionThreads = () => Math.max(1, availableParallelism() - 1);
+/**
+ * The worker process's own thread drives the queues and commits: extraction gets the other cores.
+ * None on two cores or fewer, where the API and Redis want the second one: handing work to a thread
+ * costs the process CPU (messages, a queue thread that idles and is woken by Redis more often), which
+ * measured +1.5-2 ms per write on two shared cores for no more writes per second.
+ */
+export const defaultExtractionThreads = () => (availableParallelism() > 2 ? availableParallelism() - 1 : 0);
 
 /** A non-negative hash of a text: both extractions of one write go to the same lane. */
 function hashOf(text: string): number {
