@@ -1,17 +1,8 @@
-import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { Config } from '../../core/config.js';
 import type { EntityExtractor, ExtractedEntity, ExtractedFact, ExtractionInput, FactExtractor } from '../../pipeline/types.js';
 import type { ExtractionTask } from './extraction-thread.js';
 import { threadModule } from './thread-module.js';
-
-/**
- * The worker process's own thread drives the queues and commits: extraction gets the other cores.
- * None on two cores or fewer, where the API and Redis want the second one: handing work to a thread
- * costs the process CPU (messages, a queue thread that idles and is woken by Redis more often), which
- * measured +1.5-2 ms per write on two shared cores for no more writes per second.
- */
-export const defaultExtractionThreads = () => (availableParallelism() > 2 ? availableParallelism() - 1 : 0);
 
 /** A non-negative hash of a text: both extractions of one write go to the same lane. */
 function hashOf(text: string): number {
@@ -23,6 +14,9 @@ function hashOf(text: string): number {
 /**
  * Entity and fact extraction in worker threads, so a worker process's stage CPU work spreads
  * over the cores instead of sharing its one JavaScript thread with the queue and the store.
+ * Opt-in (EXTRACTION_THREADS): the hand-off costs CPU (a message each way per extraction, and stage
+ * workers that drain their queues, idle and are woken by Redis more often: ~60 more Redis commands
+ * per write), measured at +1.5-2.5 ms per write on two cores, with fewer writes per second.
  * One single-thread pool per lane; a text always goes to the same lane, where the entity
  * extractor finds the facts the fact extractor just computed for it (recent-facts.ts).
  */
