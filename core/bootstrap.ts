@@ -12,6 +12,7 @@ import { createPipelineDeps, loadExtractors } from './pipeline-deps.js';
 import { seedPrebuiltCaches } from './prebuilt-cache.js';
 import { EmbeddedQueue, defaultPipelineThreads } from '../workers/embedded/runner.js';
 import { WriteOutcomes } from '../workers/outcomes.js';
+import { ExtractionPool } from '../workers/threads/extraction-pool.js';
 import type { WriteQueue } from '../workers/queue.js';
 import { checkEmbedderMatchesStore } from './embedder-guard.js';
 
@@ -61,7 +62,16 @@ export async function createServices(config: Config, options: ServiceOptions = {
   // Stages run here when this process runs BullMQ workers or the embedded runner without threads;
   // otherwise (API-only, or embedded with pipeline threads) the extractors load on first use, if ever.
   const runsStages = (options.runWorkers ?? config.RUN_WORKERS) && (redis !== null || config.PIPELINE_THREADS === 0);
-  const pipeline = createPipelineDeps(config, store, vectors, embedder, runsStages ? await loadExtractors(config) : undefined);
+  // With EXTRACTION_THREADS, a BullMQ worker process extracts in threads of its own, off the thread that drives the queues.
+  const extractionThreads = runsStages && redis ? config.EXTRACTION_THREADS : 0;
+  const extractionPool = extractionThreads > 0 ? new ExtractionPool(config, extractionThreads) : null;
+  await extractionPool?.ready();
+  const extractors = extractionPool
+    ? { entityExtractor: extractionPool, factExtractor: extractionPool }
+    : runsStages
+      ? await loadExtractors(config)
+      : undefined;
+  const pipeline = createPipelineDeps(config, store, vectors, embedder, extractors);
   const outcomes = new WriteOutcomes(store, logger);
   const bullmq = redis ? await import('../workers/bullmq/queue.js') : null;
   const queue: WriteQueue = bullmq && redis
@@ -88,6 +98,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     redis,
     async close() {
       await queue.close();
+      await extractionPool?.close();
       await vectors.close();
       redis?.disconnect();
       await store.close();

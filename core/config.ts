@@ -45,6 +45,11 @@ export const configSchema = z.object({
    * enqueues and serves reads. Default: one per core; 0 runs the stages on the API thread.
    */
   PIPELINE_THREADS: z.coerce.number().int().min(0).max(64).optional(),
+  /**
+   * BullMQ worker process: threads running entity and fact extraction. Default 0: extraction runs on
+   * the thread that runs the queues (threads cost CPU per write: workers/threads/extraction-pool.ts).
+   */
+  EXTRACTION_THREADS: z.coerce.number().int().min(0).max(64).default(0),
   /** Redis key prefix of the BullMQ queues; separate deployments on one Redis use different prefixes. */
   QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only').default('engram'),
   /**

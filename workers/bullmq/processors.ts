@@ -60,7 +60,9 @@ export abstract class StageProcessor<Output = unknown> {
       this.turns.done(undefined, job.id!);
       throw error;
     }
-    this.ctx.logger.info(
+    // Six lines per write at info would cost the worker more than a stage's queue work; the stage
+    // durations are in the engram_pipeline_stage_duration_seconds metric.
+    this.ctx.logger.debug(
       { stage: this.stage, jobId: job.id, memoryId: job.data.memoryId, attempt: job.attemptsMade + 1, ms: Math.round(performance.now() - started) },
       'stage finished',
     );

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { hostname } from 'node:os';
 import { isTurn } from '../../pipeline/write/stages.js';
 import type { AcceptedWrites, MemoryVersions, WriteJob, WriteQueue } from '../queue.js';
+import { FlowBatches } from './flow-batches.js';
 import { STAGES, jobIdOf, writeFlow, type Stage } from './flows.js';
 import { createProcessors, type ProcessorContext } from './processors.js';
 import { TurnWaiters } from './turn-waiters.js';
@@ -39,6 +40,7 @@ export class BullMqQueue implements WriteQueue {
   readonly kind = 'bullmq' as const;
   readonly queues: Record<Stage, Queue>;
   private readonly flows: FlowProducer;
+  private readonly flowBatches: FlowBatches;
   private readonly workers: Worker[] = [];
   private readonly turns: TurnWaiters;
   private commitEvents: QueueEvents | null = null;
@@ -55,15 +57,14 @@ export class BullMqQueue implements WriteQueue {
       Queue
     >;
     this.flows = new FlowProducer({ connection: conn, prefix: context.prefix });
+    this.flowBatches = new FlowBatches((flows) => this.flows.addBulk(flows));
     // One commit slot stays free for the earlier writes that parked commits wait for.
     this.turns = new TurnWaiters((job) => isTurn(context.deps.store, job.data as WriteJob), this.concurrencyOf('commit') - 1);
   }
 
   async enqueue(jobs: WriteJob[]): Promise<void> {
     if (jobs.length === 0) return;
-    const flows = jobs.map((job) => writeFlow(job, { attempts: this.options.attempts, backoffMs: this.options.backoffMs ?? 200 }));
-    // addBulk writes all flows atomically, in order.
-    for (let i = 0; i < flows.length; i += 100) await this.flows.addBulk(flows.slice(i, i + 100));
+    await this.flowBatches.add(jobs.map((job) => writeFlow(job, { attempts: this.options.attempts, backoffMs: this.options.backoffMs ?? 200 })));
   }
 
   /** The store and Redis share no transaction: records first, then the flows (a failure leaves the caller to withdraw the records). */

@@ -13,6 +13,7 @@ import type { AcceptedWrites, MemoryVersions, WriteJob, WriteQueue } from '../qu
 import { announceWriteEnded, executeWrite, type PipelineResult } from './pipeline.js';
 import { FinishedWrites } from './finished-writes.js';
 import type { PipelineTask } from './pipeline-thread.js';
+import { threadModule } from '../threads/thread-module.js';
 
 export { runPipeline } from './pipeline.js';
 
@@ -81,10 +82,7 @@ class ThreadPoolExecutor implements PipelineExecutor {
     config: Config,
     writerPriority: WriterPriority,
   ) {
-    // Compiled (dist/) or source (tsx): the thread module sits next to this one either way.
-    const source = import.meta.url.endsWith('.ts');
-    const filename = new URL(`./pipeline-thread.${source ? 'ts' : 'js'}`, import.meta.url).href;
-    const execArgv = source && !process.execArgv.some((a) => a.includes('tsx')) ? [...process.execArgv, '--import', 'tsx'] : process.execArgv;
+    const { filename, execArgv } = threadModule(import.meta.url, 'pipeline-thread');
     this.pools = Array.from(
       { length: lanes },
       () =>
