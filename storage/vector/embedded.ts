@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { VectorPartition } from './partition.js';
 import { prepareDotKernel, type DotKernel } from './simd-kernel.js';
 import { keywordTerms, termStem } from './keywords.js';
-import type { TermStatistics, VectorDoc, VectorFilter, VectorHit, VectorIndex } from './types.js';
+import { coversWholeWorkspace, type TermStatistics, type VectorDoc, type VectorFilter, type VectorHit, type VectorIndex } from './types.js';
 
 const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 /** Whole-index matches ranked before the workspace check: k times this, and at least the minimum. */
@@ -174,8 +174,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
     const terms = keywordTerms(query);
     if (terms.length === 0 || k <= 0) return [];
     const match = terms.map((t) => `"${t}"`).join(' OR ');
-    const wholeWorkspace = filter.agentId === undefined && filter.userId === undefined && filter.runId === undefined && !filter.metadataTerms?.length;
-    return (wholeWorkspace && this.bestMatchesOfWorkspace(match, filter.workspaceId, k)) || this.bestMatchesInScope(match, filter, k);
+    return (coversWholeWorkspace(filter) && this.bestMatchesOfWorkspace(match, filter.workspaceId, k)) || this.bestMatchesInScope(match, filter, k);
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { DotKernel } from './simd-kernel.js';
 import { QuantisedRows } from './quantised.js';
-import { compareHits, type VectorFilter, type VectorHit } from './types.js';
+import { compareHits, coversWholeWorkspace, type VectorFilter, type VectorHit } from './types.js';
 
 export interface RowMeta {
   id: string;
@@ -134,7 +134,7 @@ export class VectorPartition {
 
   search(query: Float32Array, filter: VectorFilter, k: number): VectorHit[] {
     if (this.count === 0 || k <= 0) return [];
-    const unfiltered = filter.userId === undefined && filter.agentId === undefined && filter.runId === undefined && !filter.metadataTerms?.length;
+    const unfiltered = coversWholeWorkspace(filter);
     const q = this.floats(0, this.stride / 4);
     q.fill(0);
     q.set(query.length > this.dimensions ? query.subarray(0, this.dimensions) : query);

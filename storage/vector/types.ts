@@ -26,6 +26,10 @@ export interface VectorFilter {
   metadataTerms?: string[];
 }
 
+/** Whether a filter lets every document of its workspace through (no agent, user, run or metadata condition). */
+export const coversWholeWorkspace = (filter: VectorFilter) =>
+  filter.agentId === undefined && filter.userId === undefined && filter.runId === undefined && !filter.metadataTerms?.length;
+
 export interface VectorHit {
   id: string;
   /** Cosine similarity in [-1, 1]. */
