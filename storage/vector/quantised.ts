@@ -3,8 +3,8 @@ import type { DotKernel } from './simd-kernel.js';
 const PAGE = 65_536;
 const align = (n: number, to: number) => Math.ceil(n / to) * to;
 const I8_MAX = 127;
-/** Numbers per row in `stats`. */
-const STATS = 5;
+/** Rows per block once a partition is that large (smaller ones are one block). */
+const BLOCK_ROWS = 4096;
 /** Larger components could overflow float32 sums, where the rounding bound no longer holds. */
 const LIMIT = 1e15;
 const bounded = (x: number) => Math.abs(x) <= LIMIT; // false for NaN and ±Infinity
@@ -27,22 +27,35 @@ const bounded = (x: number) => Math.abs(x) <= LIMIT; // false for NaN and ±Infi
  * bound is below T scores strictly less than each of them, so it cannot be in the
  * top k, not even on a tie. Rescoring every row with upper bound ≥ T with the same
  * float kernel therefore returns exactly the hits and scores of a full float scan.
+ *
+ * Layout. Codes are stored in blocks of rows; inside a block each pair of dimensions
+ * is one strip holding the pair's codes row by row. The scan reads only the strips
+ * where the query's codes are not zero (about 40% of them with the default embedder,
+ * whose hashed features are sparse) and multiplies eight rows per SIMD step. The
+ * integer sums are the same as over every dimension: the skipped terms are 0.
  */
 export class QuantisedRows {
   private readonly kernel: DotKernel;
-  /** Bytes per row of codes: zero-padded to 32, as the kernel reads them. */
-  private readonly stride: number;
+  /** Dimensions rounded up to whole pairs. */
+  private readonly paired: number;
+  /** Where the query's strips (offsets, then packed codes, i32 each) end and the codes start. */
   private readonly codesAt: number;
-  /** Largest query code: keeps 127 × qMax × stride within an i32. */
+  /** Rows per block: the capacity while it is below BLOCK_ROWS. */
+  private blockRows = 0;
+  /** Largest query code: keeps 127 × qMax × dimensions within an i32. */
   private readonly qMax: number;
   /** Relative bound on the float kernel's rounding error (see the constructor). */
   private readonly gamma: number;
   private capacity = 0;
-  /**
-   * Per row: the scale s; e + γ·‖v‖, which multiplies ‖q‖ in the bound; ‖v̂‖ without the
-   * exact component, which multiplies e_q (see shortlist); that component's index and value.
-   */
-  private stats = new Float64Array(0);
+  /** Per row (one array each, as the scan reads them): the scale s of its codes. */
+  private scale = new Float64Array(0);
+  /** e + γ·‖v‖, which multiplies ‖q‖ in the bound (see shortlist). */
+  private width = new Float64Array(0);
+  /** ‖v̂‖ without the exact component, which multiplies e_q. */
+  private codeNorm = new Float64Array(0);
+  /** The exact component's dimension and value. */
+  private topDim = new Int32Array(0);
+  private topValue = new Float64Array(0);
   private upper = new Float64Array(0);
   /** Rows holding NaN, ±Infinity or huge components: no bound holds for them, so the caller scans in float. */
   private unbounded = new Uint8Array(0);
@@ -54,9 +67,9 @@ export class QuantisedRows {
     floatStride: number,
   ) {
     this.kernel = makeKernel();
-    this.stride = align(dimensions, 32);
-    this.codesAt = align(this.stride * 2, 64);
-    this.qMax = Math.min(32_767, Math.floor(0x7fffffff / (I8_MAX * this.stride)));
+    this.paired = align(dimensions, 2);
+    this.codesAt = align((this.paired + 2) * 4, 64);
+    this.qMax = Math.min(32_767, Math.floor(0x7fffffff / (I8_MAX * this.paired)));
     // Each float score is a sum of (floatStride / 32 + 3) additions deep after one
     // multiplication; the standard bound is n·u/(1 − n·u) with u = 2^-24. Twice that,
     // plus slack for the float64 arithmetic of the bounds themselves.
@@ -69,27 +82,62 @@ export class QuantisedRows {
   }
 
   private get outAt(): number {
-    return this.codesAt + this.capacity * this.stride;
+    return this.codesAt + this.capacity * this.paired;
   }
 
-  reserve(capacity: number): void {
+  reserve(wanted: number): void {
+    const capacity = wanted <= BLOCK_ROWS ? align(wanted, 16) : align(wanted, BLOCK_ROWS);
     if (capacity <= this.capacity) return;
-    const needed = this.codesAt + capacity * (this.stride + 4);
+    const needed = this.codesAt + capacity * (this.paired + 4);
     const have = this.kernel.memory.buffer.byteLength;
+    const blockRows = Math.min(capacity, BLOCK_ROWS);
+    // A small partition's one block gets taller as it grows: lay its rows out again.
+    const old = blockRows === this.blockRows ? null : this.readRows(this.capacity);
     if (needed > have) this.kernel.memory.grow(Math.ceil((needed - have) / PAGE));
-    const grow = <T extends Float64Array | Uint8Array>(old: T, make: (n: number) => T): T => {
+    this.blockRows = blockRows;
+    if (old) for (let slot = 0; slot < this.capacity; slot++) this.setCodes(slot, old.subarray(slot * this.dimensions, (slot + 1) * this.dimensions));
+    const grow = <T extends Float64Array | Int32Array | Uint8Array>(old: T, make: (n: number) => T): T => {
       const next = make(capacity);
       next.set(old);
       return next;
     };
-    this.stats = grow(this.stats, () => new Float64Array(capacity * STATS));
+    const float64 = (n: number) => new Float64Array(n);
+    this.scale = grow(this.scale, float64);
+    this.width = grow(this.width, float64);
+    this.codeNorm = grow(this.codeNorm, float64);
+    this.topValue = grow(this.topValue, float64);
+    this.topDim = grow(this.topDim, (n) => new Int32Array(n));
     this.unbounded = grow(this.unbounded, (n) => new Uint8Array(n));
     this.upper = new Float64Array(capacity);
     this.capacity = capacity;
   }
 
-  private codes(slot: number): Int8Array {
-    return new Int8Array(this.kernel.memory.buffer, this.codesAt + slot * this.stride, this.stride);
+  /** Byte address of dimension 0 of `slot`; dimension d is at + (d >> 1) · 2 · blockRows + (d & 1). */
+  private codeAt(slot: number): number {
+    const rows = this.blockRows;
+    const block = Math.floor(slot / rows);
+    return this.codesAt + block * rows * this.paired + 2 * (slot - block * rows);
+  }
+
+  private setCodes(slot: number, codes: Int8Array): void {
+    const bytes = new Int8Array(this.kernel.memory.buffer);
+    const at = this.codeAt(slot);
+    const strip = 2 * this.blockRows;
+    for (let d = 0; d < this.dimensions; d++) bytes[at + (d >> 1) * strip + (d & 1)] = codes[d];
+  }
+
+  private getCodes(slot: number, into: Int8Array): void {
+    const bytes = new Int8Array(this.kernel.memory.buffer);
+    const at = this.codeAt(slot);
+    const strip = 2 * this.blockRows;
+    for (let d = 0; d < this.dimensions; d++) into[d] = bytes[at + (d >> 1) * strip + (d & 1)];
+  }
+
+  /** The codes of the first n slots, row after row. */
+  private readRows(n: number): Int8Array {
+    const rows = new Int8Array(n * this.dimensions);
+    for (let slot = 0; slot < n; slot++) this.getCodes(slot, rows.subarray(slot * this.dimensions, (slot + 1) * this.dimensions));
+    return rows;
   }
 
   /**
@@ -99,8 +147,7 @@ export class QuantisedRows {
    * step makes that step, and so the error bound, several times smaller.
    */
   write(slot: number, vector: Float32Array): void {
-    const codes = this.codes(slot);
-    codes.fill(0);
+    const codes = new Int8Array(this.dimensions);
     let ok = true;
     let top = 0;
     for (let i = 0; i < this.dimensions; i++) {
@@ -123,12 +170,12 @@ export class QuantisedRows {
       error += (x - approx) ** 2;
       codeNorm += approx * approx;
     }
-    const at = slot * STATS;
-    this.stats[at] = s;
-    this.stats[at + 1] = Math.sqrt(error) + this.gamma * Math.sqrt(norm);
-    this.stats[at + 2] = Math.sqrt(codeNorm);
-    this.stats[at + 3] = top;
-    this.stats[at + 4] = ok ? vector[top] : 0;
+    this.scale[slot] = s;
+    this.width[slot] = Math.sqrt(error) + this.gamma * Math.sqrt(norm);
+    this.codeNorm[slot] = Math.sqrt(codeNorm);
+    this.topDim[slot] = top;
+    this.topValue[slot] = ok ? vector[top] : 0;
+    this.setCodes(slot, codes);
     this.setBounded(slot, ok);
   }
 
@@ -139,8 +186,10 @@ export class QuantisedRows {
 
   /** Moves row `from` into `to` (deletion fills the hole with the last row) and frees `from`. */
   move(from: number, to: number): void {
-    this.codes(to).set(this.codes(from));
-    this.stats.copyWithin(to * STATS, from * STATS, (from + 1) * STATS);
+    const codes = new Int8Array(this.dimensions);
+    this.getCodes(from, codes);
+    this.setCodes(to, codes);
+    for (const column of [this.scale, this.width, this.codeNorm, this.topDim, this.topValue]) column[to] = column[from];
     this.setBounded(to, this.unbounded[from] === 0);
     this.free(from);
   }
@@ -149,26 +198,41 @@ export class QuantisedRows {
     this.setBounded(slot, true);
   }
 
-  /** Writes the query as int16 codes; returns its scale, norm and quantisation error, or null if a component is not bounded. */
-  private writeQuery(query: Float32Array): { scale: number; norm: number; error: number } | null {
+  /**
+   * Writes for the kernel the strips where the query's int16 codes are not both zero
+   * (their offsets in a block and their packed codes), padded to an even count with a
+   * zero strip; returns that count, the query's scale, norm and quantisation error, or
+   * null if a component is not bounded.
+   */
+  private writeQuery(query: Float32Array): { strips: number; scale: number; norm: number; error: number } | null {
     let maxAbs = 0;
     for (let i = 0; i < this.dimensions; i++) {
       if (!bounded(query[i])) return null;
       maxAbs = Math.max(maxAbs, Math.abs(query[i]));
     }
-    const codes = new Int16Array(this.kernel.memory.buffer, 0, this.stride);
-    codes.fill(0);
+    const pairs = this.paired / 2 + 1;
+    const offsets = new Int32Array(this.kernel.memory.buffer, 0, pairs);
+    const packed = new Int32Array(this.kernel.memory.buffer, pairs * 4, pairs);
     const scale = maxAbs / this.qMax;
+    let strips = 0;
     let norm = 0;
     let error = 0;
-    for (let i = 0; i < this.dimensions && scale > 0; i++) {
-      const x = query[i];
+    for (let d = 0; d < this.dimensions && scale > 0; d += 2) {
+      const x = query[d];
+      const y = d + 1 < this.dimensions ? query[d + 1] : 0;
       const c = Math.round(x / scale);
-      codes[i] = c;
-      norm += x * x;
-      error += (x - scale * c) ** 2;
+      const e = Math.round(y / scale);
+      norm += x * x + y * y;
+      error += (x - scale * c) ** 2 + (y - scale * e) ** 2;
+      if (c === 0 && e === 0) continue;
+      offsets[strips] = d * this.blockRows;
+      packed[strips++] = (c & 0xffff) | (e << 16);
     }
-    return { scale, norm: Math.sqrt(norm), error: Math.sqrt(error) };
+    if (strips % 2 === 1) {
+      offsets[strips] = 0;
+      packed[strips++] = 0;
+    }
+    return { strips, scale, norm: Math.sqrt(norm), error: Math.sqrt(error) };
   }
 
   /**
@@ -179,30 +243,48 @@ export class QuantisedRows {
     if (!this.exact) return null;
     const q = this.writeQuery(query);
     if (!q) return null;
-    this.kernel.dotsI8(0, this.codesAt, count, this.stride, this.outAt);
+    const pairs = this.paired / 2 + 1;
+    const blocks = Math.ceil(count / this.blockRows);
+    this.kernel.dotsI8Pairs(0, pairs * 4, q.strips, this.codesAt, blocks, this.blockRows, this.paired, this.outAt);
     const dots = new Int32Array(this.kernel.memory.buffer, this.outAt, count);
-    const { stats, upper } = this;
+    const threshold = this.bound(query, q, dots, k);
+    return collectAtLeast(this.upper, count, threshold, into);
+  }
+
+  /**
+   * Fills `upper` with each row's upper bound and returns the k-th largest lower bound.
+   * The scan loops live in small functions of their own: V8 compiles a hot loop on the
+   * fly and leaves the function on its first unseen line after it, so code after a
+   * long loop in the same function kept running deoptimised on every call.
+   */
+  private bound(query: Float32Array, q: { scale: number; norm: number; error: number }, dots: Int32Array, k: number): number {
+    const { scale, width, codeNorm, topDim, topValue, upper } = this;
     const best = new KthLargest(k);
     let threshold = best.value;
     // Slack for the float64 arithmetic of the bounds themselves.
     const normQ = q.norm * (1 + 1e-9);
     const errorQ = q.error * (1 + 1e-9);
-    for (let i = 0, at = 0; i < count; i++, at += STATS) {
+    for (let i = 0; i < dots.length; i++) {
       // The exact component's product is exact in float64 (two float32 factors).
-      const approx = q.scale * stats[at] * dots[i] + query[stats[at + 3]] * stats[at + 4];
+      const approx = q.scale * scale[i] * dots[i] + query[topDim[i]] * topValue[i];
       // ‖q‖·(e + γ‖v‖) + e_q·‖v̂‖: quantisation error on both sides plus float32 rounding.
-      const width = normQ * stats[at + 1] + errorQ * stats[at + 2] + 1e-37;
-      upper[i] = approx + width;
+      const w = normQ * width[i] + errorQ * codeNorm[i] + 1e-37;
+      upper[i] = approx + w;
       // Most rows fall below the k-th best lower bound so far: skip the heap for them.
-      if (approx - width > threshold) {
-        best.offer(approx - width);
+      if (approx - w > threshold) {
+        best.offer(approx - w);
         threshold = best.value;
       }
     }
-    let n = 0;
-    for (let i = 0; i < count; i++) if (upper[i] >= threshold) into[n++] = i;
-    return n;
+    return threshold;
   }
+}
+
+/** Writes into `into` the indexes of the first `count` values that are at least `threshold`. */
+function collectAtLeast(values: Float64Array, count: number, threshold: number, into: Int32Array): number {
+  let n = 0;
+  for (let i = 0; i < count; i++) if (values[i] >= threshold) into[n++] = i;
+  return n;
 }
 
 /** The k-th largest of the numbers offered (−Infinity until k were offered): a min-heap of size k. */
