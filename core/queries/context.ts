@@ -20,27 +20,41 @@ export const estimateTokens = (text: string) => Math.ceil(text.length / CHARS_PE
 /** Fact texts never change, so their vectors are cached by id (a cache only: misses are recomputed). */
 class FactEmbeddingCache {
   private readonly vectors = new Map<string, Float32Array>();
+  /** The embedder the cached vectors come from; another one empties the cache. */
+  private embedderId: string | null = null;
   constructor(private readonly max: number) {}
 
   async get(embedder: Embedder, facts: ContextFact[]): Promise<Float32Array[]> {
-    const missing = facts.filter((f) => !this.vectors.has(this.key(embedder, f)));
+    if (embedder.id !== this.embedderId) {
+      this.vectors.clear();
+      this.embedderId = embedder.id;
+    }
+    const missing = facts.filter((f) => !this.vectors.has(f.id));
     if (missing.length) {
       // A fact is a short statement matched against the query's vector, like a query: the length
       // prior of stored memories (which would sink every short text) does not apply to it.
       const computed = embedder.embedQuery ? missing.map((f) => embedder.embedQuery!(factText(f))) : await embedder.embed(missing.map(factText));
-      missing.forEach((f, i) => this.vectors.set(this.key(embedder, f), computed[i]));
+      missing.forEach((f, i) => this.vectors.set(f.id, computed[i]));
       // Map iteration order is insertion order: drop the oldest entries.
       for (const key of this.vectors.keys()) {
         if (this.vectors.size <= this.max) break;
         this.vectors.delete(key);
       }
     }
-    return facts.map((f) => this.vectors.get(this.key(embedder, f))!);
+    return facts.map((f) => this.vectors.get(f.id)!);
   }
+}
 
-  private key(embedder: Embedder, f: ContextFact) {
-    return `${embedder.id}:${f.id}`;
-  }
+/** Cosine of one query with many unit vectors, reading only the query's non-zero components (a quarter of them with the default embedder). */
+function cosinesWith(query: Float32Array): (vector: Float32Array) => number {
+  if (query.length === 0) return () => 0;
+  const support = Int32Array.from(query.keys()).filter((i) => query[i] !== 0);
+  return (vector) => {
+    if (vector.length !== query.length) return cosine(query, vector);
+    let dot = 0;
+    for (let j = 0; j < support.length; j++) dot += query[support[j]] * vector[support[j]];
+    return dot;
+  };
 }
 
 const factEmbeddings = new FactEmbeddingCache(200_000);
@@ -48,7 +62,8 @@ const factText = (f: ContextFact) => `${f.subject} ${f.predicateRaw} ${f.object}
 
 const factLine = (f: ContextFact) => `- ${f.subject} ${f.predicate.replace(/_/g, ' ')} ${f.object} (since ${f.validFrom.slice(0, 10)})`;
 /** Memories carry their date, so the reader can answer "when" questions. */
-const memoryLine = (m: MemoryRecord) => `- [${(m.referenceTime ?? m.createdAt).slice(0, 10)}] ${m.content.replace(/\s+/g, ' ').trim()}`;
+const memoryLine = (m: MemoryRecord, content: string) => `- [${(m.referenceTime ?? m.createdAt).slice(0, 10)}] ${content}`;
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 interface Line {
   id: string;
@@ -152,17 +167,20 @@ export async function assembleContext(
 
   // Identical texts said twice add nothing the first did not.
   const seen = new Set<string>();
-  const memories = ranked.filter(({ memory }) => {
-    const key = memory.content.replace(/\s+/g, ' ').trim().toLowerCase();
-    if (seen.has(key)) return false;
+  const memories = ranked.flatMap(({ memory, score }) => {
+    const content = oneLine(memory.content);
+    const key = content.toLowerCase();
+    if (seen.has(key)) return [];
     seen.add(key);
-    return true;
+    return [{ memory, score, content }];
   });
 
   const factVectors = await factEmbeddings.get(svc.pipeline.embedder, liveFacts);
   const topSources = new Map(memories.slice(0, FACT_SOURCE_TOP).map(({ memory, score }) => [memory.id, score]));
+  const cosineWithQuery = cosinesWith(vector);
+  const sourceScore = (fact: ContextFact) => fact.sourceMemoryIds.reduce((best, id) => Math.max(best, topSources.get(id) ?? 0), 0);
   const scoredFacts = liveFacts
-    .map((fact, i) => ({ fact, cosine: cosine(vector, factVectors[i]), source: Math.max(0, ...fact.sourceMemoryIds.map((id) => topSources.get(id) ?? 0)) }))
+    .map((fact, i) => ({ fact, cosine: cosineWithQuery(factVectors[i]), source: sourceScore(fact) }))
     // A fact ranks with the memory it came from, or as a memory at the rank its own similarity earns.
     .map((f) => ({ fact: f.fact, relevant: f.cosine >= FACT_MIN_COSINE || f.source > 0, score: Math.max(f.source, DENSE_WEIGHT / (RRF_K + 1 + (1 - f.cosine) * 20)) }))
     .sort((a, b) => byScore({ score: a.score, id: a.fact.id }, { score: b.score, id: b.fact.id }));
@@ -186,7 +204,7 @@ export async function assembleContext(
   const remaining = maxChars - (stable.text ? stable.text.length + 2 : 0);
   const volatile = fillSection(
     'Relevant memories:',
-    memories.map(({ memory, score }, rank) => ({ id: memory.id, text: memoryLine(memory), score, order: String(rank).padStart(4, '0') })),
+    memories.map(({ memory, score, content }, rank) => ({ id: memory.id, text: memoryLine(memory, content), score, order: String(rank).padStart(4, '0') })),
     remaining,
     { truncate: true },
   );
