@@ -102,23 +102,32 @@ describe('quantised scan', () => {
     );
   });
 
-  it('is exact across blocks of rows, while the partition grows and after deletions move rows between blocks', () => {
+  it.each([
+    ['sparse rows, kept in strips of dimension pairs', 0.85, 'writeStripQuery'],
+    ['dense rows, kept whole', 0, 'writeRowQuery'],
+  ])('is exact across blocks of rows (%s), while the partition grows and after deletions move rows', (_, zeroShare, layoutWriter) => {
     let state = 7;
     const random = () => ((state = (state * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32) * 2 - 1;
-    // Sparse rows, as the default embedder makes them: the scan skips the query's zero dimension pairs.
-    const row = (dims: number) => Float32Array.from({ length: dims }, (_, d) => (d < 4 || random() > 0.6 ? random() : 0));
+    // Sparse rows, as the default embedder makes them: a few dense dimensions, the rest mostly zero.
+    const row = (dims: number) => Float32Array.from({ length: dims }, (_, d) => (d < 4 || random() > 2 * zeroShare - 1 ? random() : 0));
     const dims = 37;
     const p = new VectorPartition(makeKernel, dims);
     const queries = Array.from({ length: 6 }, () => row(dims));
+    const check = (k: number) => {
+      for (const q of queries) expect(p.search(q, { workspaceId: 'ws' }, k)).toEqual(floatScan(p, q, k));
+    };
     for (let i = 0; i < 9_000; i++) {
       p.put(meta(`m${i}`), row(dims));
       // Checked while the one block is laid out again at each growth, and once there are several.
-      if ([300, 600, 2_100, 4_200, 8_999].includes(i)) for (const q of queries) expect(p.search(q, { workspaceId: 'ws' }, 20)).toEqual(floatScan(p, q, 20));
+      if ([300, 600, 2_100, 4_200, 8_999].includes(i)) check(20);
     }
     // Deleting from the first block moves rows of the last block into it.
     for (let i = 0; i < 9_000; i += 7) p.delete(`m${i}`);
     expect(p.size).toBe(9_000 - Math.ceil(9_000 / 7));
-    for (const q of queries) for (const k of [1, 15, 60]) expect(p.search(q, { workspaceId: 'ws' }, k)).toEqual(floatScan(p, q, k));
+    const writer = vi.spyOn(QuantisedRows.prototype as unknown as Record<string, () => number>, layoutWriter);
+    for (const k of [1, 15, 60]) check(k);
+    expect(writer).toHaveBeenCalled();
+    writer.mockRestore();
   });
 
   it('falls back to the float scan when a row is not finite', () => {

@@ -40,49 +40,92 @@ const KERNEL_WAT = `
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $rows))))
 
+  ;; out[i] = integer dot(q16, codes + i * stride) for i in [0, count): q16 holds the
+  ;; query as int16 (two bytes per component), codes the rows as int8. stride is a
+  ;; multiple of 32 bytes; the caller keeps |q16| small enough that no i32 sum overflows.
+  (func (export "dotsI8") (param $q i32) (param $base i32) (param $count i32) (param $stride i32) (param $out i32)
+    (local $i i32) (local $v i32) (local $j i32) (local $p i32) (local $r i32) (local $a v128) (local $b v128) (local $c v128) (local $d v128)
+    (local.set $v (local.get $base))
+    (block $done
+      (loop $rows
+        (br_if $done (i32.ge_u (local.get $i) (local.get $count)))
+        (local.set $j (i32.const 0))
+        (local.set $a (v128.const i32x4 0 0 0 0))
+        (local.set $b (v128.const i32x4 0 0 0 0))
+        (local.set $c (v128.const i32x4 0 0 0 0))
+        (local.set $d (v128.const i32x4 0 0 0 0))
+        (block $row
+          (loop $cols
+            (br_if $row (i32.ge_u (local.get $j) (local.get $stride)))
+            ;; load8x8_s reads eight int8 codes sign-extended to int16 lanes
+            (local.set $p (i32.add (local.get $v) (local.get $j)))
+            (local.set $r (i32.add (local.get $q) (i32.shl (local.get $j) (i32.const 1))))
+            (local.set $a (i32x4.add (local.get $a)
+              (i32x4.dot_i16x8_s (v128.load8x8_s (local.get $p)) (v128.load (local.get $r)))))
+            (local.set $b (i32x4.add (local.get $b)
+              (i32x4.dot_i16x8_s (v128.load8x8_s offset=8 (local.get $p)) (v128.load offset=16 (local.get $r)))))
+            (local.set $c (i32x4.add (local.get $c)
+              (i32x4.dot_i16x8_s (v128.load8x8_s offset=16 (local.get $p)) (v128.load offset=32 (local.get $r)))))
+            (local.set $d (i32x4.add (local.get $d)
+              (i32x4.dot_i16x8_s (v128.load8x8_s offset=24 (local.get $p)) (v128.load offset=48 (local.get $r)))))
+            (local.set $j (i32.add (local.get $j) (i32.const 32)))
+            (br $cols)))
+        (local.set $a (i32x4.add (i32x4.add (local.get $a) (local.get $b)) (i32x4.add (local.get $c) (local.get $d))))
+        (i32.store
+          (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 2)))
+          (i32.add
+            (i32.add (i32x4.extract_lane 0 (local.get $a)) (i32x4.extract_lane 1 (local.get $a)))
+            (i32.add (i32x4.extract_lane 2 (local.get $a)) (i32x4.extract_lane 3 (local.get $a)))))
+        (local.set $v (i32.add (local.get $v) (local.get $stride)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $rows))))
+
   ;; Integer dot products of an int16 query with int8 rows stored in blocks of $rows rows.
   ;; Inside a block, dimensions go in pairs (2p, 2p + 1); each pair is a strip of $rows * 2
   ;; bytes, row by row: c(r, 2p), c(r, 2p + 1), c(r + 1, 2p), ... Only the pairs where the
   ;; query is not zero are read: pairs[j] is the byte offset of the j-th inside a block,
-  ;; codes[j] its two int16 codes packed in an i32 (low half dimension 2p). count is even.
-  ;; out[r] for every row r of the first blocks * rows; out is also the accumulator.
-  ;; The caller keeps |codes| small enough that no i32 sum overflows.
+  ;; codes[j] its two int16 codes packed in an i32 (low half dimension 2p). count is a
+  ;; multiple of 4. out[r] for every row r of the first blocks * rows; out is also the
+  ;; accumulator. The caller keeps |codes| small enough that no i32 sum overflows.
   (func (export "dotsI8Pairs") (param $pairs i32) (param $codes i32) (param $count i32) (param $base i32) (param $blocks i32) (param $rows i32) (param $blockDims i32) (param $out i32)
-    (local $b i32) (local $j i32) (local $p i32) (local $r i32) (local $end i32) (local $o i32) (local $q v128) (local $q2 v128) (local $v v128) (local $w v128)
+    (local $b i32) (local $j i32) (local $i i32) (local $end i32) (local $o i32)
+    (local $p0 i32) (local $p1 i32) (local $p2 i32) (local $p3 i32)
+    (local $q0 v128) (local $q1 v128) (local $q2 v128) (local $q3 v128)
+    (local $v0 v128) (local $v1 v128) (local $v2 v128) (local $v3 v128)
+    (local.set $end (i32.shl (local.get $rows) (i32.const 1)))
     (block $done
       (loop $blockLoop
         (br_if $done (i32.ge_u (local.get $b) (local.get $blocks)))
         (memory.fill (local.get $out) (i32.const 0) (i32.shl (local.get $rows) (i32.const 2)))
         (local.set $j (i32.const 0))
         (block $block
-          ;; two strips per pass over the accumulators
+          ;; four strips per pass over the accumulators
           (loop $strips
             (br_if $block (i32.ge_u (local.get $j) (local.get $count)))
-            (local.set $p (i32.add (local.get $base) (i32.load (i32.add (local.get $pairs) (i32.shl (local.get $j) (i32.const 2))))))
-            (local.set $r (i32.add (local.get $base) (i32.load offset=4 (i32.add (local.get $pairs) (i32.shl (local.get $j) (i32.const 2))))))
-            (local.set $q (i32x4.splat (i32.load (i32.add (local.get $codes) (i32.shl (local.get $j) (i32.const 2))))))
-            (local.set $q2 (i32x4.splat (i32.load offset=4 (i32.add (local.get $codes) (i32.shl (local.get $j) (i32.const 2))))))
-            (local.set $end (i32.add (local.get $p) (i32.shl (local.get $rows) (i32.const 1))))
+            (local.set $p0 (i32.add (local.get $base) (i32.load offset=0 (i32.add (local.get $pairs) (i32.shl (local.get $j) (i32.const 2))))))
+            (local.set $p1 (i32.add (local.get $base) (i32.load offset=4 (i32.add (local.get $pairs) (i32.shl (local.get $j) (i32.const 2))))))
+            (local.set $p2 (i32.add (local.get $base) (i32.load offset=8 (i32.add (local.get $pairs) (i32.shl (local.get $j) (i32.const 2))))))
+            (local.set $p3 (i32.add (local.get $base) (i32.load offset=12 (i32.add (local.get $pairs) (i32.shl (local.get $j) (i32.const 2))))))
+            (local.set $q0 (i32x4.splat (i32.load offset=0 (i32.add (local.get $codes) (i32.shl (local.get $j) (i32.const 2))))))
+            (local.set $q1 (i32x4.splat (i32.load offset=4 (i32.add (local.get $codes) (i32.shl (local.get $j) (i32.const 2))))))
+            (local.set $q2 (i32x4.splat (i32.load offset=8 (i32.add (local.get $codes) (i32.shl (local.get $j) (i32.const 2))))))
+            (local.set $q3 (i32x4.splat (i32.load offset=12 (i32.add (local.get $codes) (i32.shl (local.get $j) (i32.const 2))))))
+            (local.set $i (i32.const 0))
             (local.set $o (local.get $out))
             (block $strip
-              ;; 16 bytes: eight rows of one pair; extended to int16 and multiplied pairwise, four rows per i32x4
+              ;; 16 bytes of a strip: eight rows of one pair; extended to int16 and multiplied pairwise, four rows per i32x4
               (loop $eightRows
-                (br_if $strip (i32.ge_u (local.get $p) (local.get $end)))
-                (local.set $v (v128.load (local.get $p)))
-                (local.set $w (v128.load (local.get $r)))
-                (v128.store (local.get $o) (i32x4.add (v128.load (local.get $o))
-                  (i32x4.add
-                    (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $v)) (local.get $q))
-                    (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $w)) (local.get $q2)))))
-                (v128.store offset=16 (local.get $o) (i32x4.add (v128.load offset=16 (local.get $o))
-                  (i32x4.add
-                    (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $v)) (local.get $q))
-                    (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $w)) (local.get $q2)))))
-                (local.set $p (i32.add (local.get $p) (i32.const 16)))
-                (local.set $r (i32.add (local.get $r) (i32.const 16)))
+                (br_if $strip (i32.ge_u (local.get $i) (local.get $end)))
+                (local.set $v0 (v128.load (i32.add (local.get $p0) (local.get $i))))
+                (local.set $v1 (v128.load (i32.add (local.get $p1) (local.get $i))))
+                (local.set $v2 (v128.load (i32.add (local.get $p2) (local.get $i))))
+                (local.set $v3 (v128.load (i32.add (local.get $p3) (local.get $i))))
+                (v128.store (local.get $o) (i32x4.add (v128.load (local.get $o)) (i32x4.add (i32x4.add (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $v0)) (local.get $q0)) (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $v1)) (local.get $q1))) (i32x4.add (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $v2)) (local.get $q2)) (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $v3)) (local.get $q3))))))
+                (v128.store offset=16 (local.get $o) (i32x4.add (v128.load offset=16 (local.get $o)) (i32x4.add (i32x4.add (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $v0)) (local.get $q0)) (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $v1)) (local.get $q1))) (i32x4.add (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $v2)) (local.get $q2)) (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $v3)) (local.get $q3))))))
+                (local.set $i (i32.add (local.get $i) (i32.const 16)))
                 (local.set $o (i32.add (local.get $o) (i32.const 32)))
                 (br $eightRows)))
-            (local.set $j (i32.add (local.get $j) (i32.const 2)))
+            (local.set $j (i32.add (local.get $j) (i32.const 4)))
             (br $strips)))
         (local.set $out (i32.add (local.get $out) (i32.shl (local.get $rows) (i32.const 2))))
         (local.set $base (i32.add (local.get $base) (i32.mul (local.get $rows) (local.get $blockDims))))
@@ -119,6 +162,8 @@ export interface DotKernel {
   memory: WasmMemory;
   dots(q: number, base: number, count: number, stride: number, out: number): void;
   dotsAt(q: number, base: number, slots: number, count: number, stride: number, out: number): void;
+  /** Integer dot products of an int16 query with int8 rows, row after row (see quantised.ts). */
+  dotsI8(q: number, base: number, count: number, stride: number, out: number): void;
   /** Integer dot products of an int16 query's non-zero dimension pairs with int8 rows in blocks (see quantised.ts). */
   dotsI8Pairs(pairs: number, codes: number, count: number, base: number, blocks: number, rows: number, blockDims: number, out: number): void;
 }
