@@ -49,7 +49,9 @@ export class QuantisedRows {
   private readonly paired: number;
   /** Bytes per row in the row layout: zero-padded to 32, as the row kernel reads them. */
   private readonly rowStride: number;
-  /** Where the query (int16 codes, or its strips' offsets and packed codes) ends and the codes start. */
+  /** Where the float query is copied for the bound kernel (before it: the query's int16 codes, or its strips' offsets and packed codes). */
+  private readonly queryAt: number;
+  /** Where the codes start; after them, the per-row columns. */
   private readonly codesAt: number;
   /** Rows per block: the capacity while it is below BLOCK_ROWS. */
   private blockRows = 0;
@@ -61,16 +63,8 @@ export class QuantisedRows {
   /** Relative bound on the float kernel's rounding error (see the constructor). */
   private readonly gamma: number;
   private capacity = 0;
-  /** Per row (one array each, as the scan reads them): the scale s of its codes. */
-  private scale = new Float64Array(0);
-  /** e + γ·‖v‖, which multiplies ‖q‖ in the bound (see shortlist). */
-  private width = new Float64Array(0);
-  /** ‖v̂‖ without the exact component, which multiplies e_q. */
-  private codeNorm = new Float64Array(0);
-  /** The exact component's dimension and value. */
-  private topDim = new Int32Array(0);
-  private topValue = new Float64Array(0);
-  private upper = new Float64Array(0);
+  /** Per-row numbers, one column each in the kernel's memory after the codes. */
+  private columns: Columns;
   /** Rows holding NaN, ±Infinity or huge components: no bound holds for them, so the caller scans in float. */
   private unbounded = new Uint8Array(0);
   private unboundedRows = 0;
@@ -83,8 +77,10 @@ export class QuantisedRows {
     this.kernel = makeKernel();
     this.paired = align(dimensions, 2);
     this.rowStride = align(dimensions, 32);
-    this.codesAt = align(Math.max(this.rowStride * 2, (this.paired / 2 + 3) * 8), 64);
+    this.queryAt = align(Math.max(this.rowStride * 2, (this.paired / 2 + 3) * 8), 64);
+    this.codesAt = align(this.queryAt + dimensions * 4, 64);
     this.dimOffsets = new Int32Array(dimensions);
+    this.columns = new Columns(this.kernel.memory.buffer, this.codesAt, 0);
     this.qMax = Math.min(32_767, Math.floor(0x7fffffff / (I8_MAX * this.paired)));
     // Each float score is a sum of (floatStride / 32 + 3) additions deep after one
     // multiplication; the standard bound is n·u/(1 − n·u) with u = 2^-24. Twice that,
@@ -97,20 +93,17 @@ export class QuantisedRows {
     return this.unboundedRows === 0;
   }
 
-  private get outAt(): number {
-    return this.codesAt + this.capacity * this.rowStride;
-  }
-
   reserve(wanted: number): void {
     const capacity = wanted <= BLOCK_ROWS ? align(wanted, 16) : align(wanted, BLOCK_ROWS);
     if (capacity <= this.capacity) return;
-    const needed = this.codesAt + capacity * (this.rowStride + 4);
+    const needed = this.codesAt + capacity * (this.rowStride + Columns.BYTES_PER_ROW);
     const have = this.kernel.memory.buffer.byteLength;
     const blockRows = Math.min(capacity, BLOCK_ROWS);
     // A small partition's one block gets taller as it grows: lay its rows out again, and at
     // the first full block choose between strips and whole rows (every slot is in use here:
     // the partition grows when it is full).
     const old = this.rowLayout || blockRows === this.blockRows ? null : this.readRows(this.capacity);
+    const kept = this.columns.copy(this.capacity);
     if (needed > have) this.kernel.memory.grow(Math.ceil((needed - have) / PAGE));
     if (!this.rowLayout && blockRows !== this.blockRows) {
       this.blockRows = blockRows;
@@ -118,19 +111,11 @@ export class QuantisedRows {
       this.dimOffsets = this.dimOffsets.map((_, d) => (this.rowLayout ? d : (d >> 1) * 2 * blockRows + (d & 1)));
     }
     if (old) for (let slot = 0; slot < this.capacity; slot++) this.setCodes(slot, old.subarray(slot * this.dimensions, (slot + 1) * this.dimensions));
-    const grow = <T extends Float64Array | Int32Array | Uint8Array>(old: T, make: (n: number) => T): T => {
-      const next = make(capacity);
-      next.set(old);
-      return next;
-    };
-    const float64 = (n: number) => new Float64Array(n);
-    this.scale = grow(this.scale, float64);
-    this.width = grow(this.width, float64);
-    this.codeNorm = grow(this.codeNorm, float64);
-    this.topValue = grow(this.topValue, float64);
-    this.topDim = grow(this.topDim, (n) => new Int32Array(n));
-    this.unbounded = grow(this.unbounded, (n) => new Uint8Array(n));
-    this.upper = new Float64Array(capacity);
+    this.columns = new Columns(this.kernel.memory.buffer, this.codesAt + capacity * this.rowStride, capacity);
+    this.columns.restore(kept);
+    const unbounded = new Uint8Array(capacity);
+    unbounded.set(this.unbounded);
+    this.unbounded = unbounded;
     this.capacity = capacity;
   }
 
@@ -191,11 +176,12 @@ export class QuantisedRows {
       error += (x - approx) ** 2;
       codeNorm += approx * approx;
     }
-    this.scale[slot] = s;
-    this.width[slot] = Math.sqrt(error) + this.gamma * Math.sqrt(norm);
-    this.codeNorm[slot] = Math.sqrt(codeNorm);
-    this.topDim[slot] = top;
-    this.topValue[slot] = ok ? vector[top] : 0;
+    const columns = this.columns;
+    columns.scale[slot] = s;
+    columns.width[slot] = Math.sqrt(error) + this.gamma * Math.sqrt(norm);
+    columns.codeNorm[slot] = Math.sqrt(codeNorm);
+    columns.top[slot] = top;
+    columns.topValue[slot] = ok ? vector[top] : 0;
     this.setCodes(slot, codes);
     this.setBounded(slot, ok);
   }
@@ -210,7 +196,7 @@ export class QuantisedRows {
     const codes = new Int8Array(this.dimensions);
     this.getCodes(from, codes);
     this.setCodes(to, codes);
-    for (const column of [this.scale, this.width, this.codeNorm, this.topDim, this.topValue]) column[to] = column[from];
+    this.columns.move(from, to);
     this.setBounded(to, this.unbounded[from] === 0);
     this.free(from);
   }
@@ -278,45 +264,87 @@ export class QuantisedRows {
     if (!this.exact) return null;
     const q = this.writeQuery(query);
     if (!q) return null;
+    const { kernel, columns } = this;
     if (this.rowLayout) {
-      this.kernel.dotsI8(0, this.codesAt, count, this.rowStride, this.outAt);
+      kernel.dotsI8(0, this.codesAt, count, this.rowStride, columns.at.dots);
     } else {
       const pairs = this.paired / 2 + 3;
       const blocks = Math.ceil(count / this.blockRows);
-      this.kernel.dotsI8Pairs(0, pairs * 4, q.strips, this.codesAt, blocks, this.blockRows, this.paired, this.outAt);
+      kernel.dotsI8Pairs(0, pairs * 4, q.strips, this.codesAt, blocks, this.blockRows, this.paired, columns.at.dots);
     }
-    const dots = new Int32Array(this.kernel.memory.buffer, this.outAt, count);
-    const threshold = this.bound(query, q, dots, k);
-    return collectAtLeast(this.upper, count, threshold, into);
+    new Float32Array(kernel.memory.buffer, this.queryAt, this.dimensions).set(query.subarray(0, this.dimensions));
+    // Each row's estimate ± ‖q‖·(e + γ‖v‖) + e_q·‖v̂‖ (quantisation error on both sides plus
+    // float32 rounding), with slack for the float64 arithmetic of the bounds themselves. The
+    // exact component's product is exact in float64 (two float32 factors).
+    const { at } = columns;
+    kernel.bounds(count, at.dots, at.scale, at.width, at.codeNorm, at.topValue, at.top, this.queryAt, q.scale, q.norm * (1 + 1e-9), q.error * (1 + 1e-9), at.lower, at.upper);
+    const threshold = kthLargest(columns.lower, count, k);
+    return collectAtLeast(columns.upper, count, threshold, into);
+  }
+}
+
+/**
+ * The per-row columns of a QuantisedRows, as views on its kernel's memory (valid until the
+ * memory grows): what the bound needs (the codes' scale s; e + γ·‖v‖, which multiplies ‖q‖;
+ * ‖v̂‖ without the exact component, which multiplies e_q; that component's dimension and
+ * value) and the scan's scratch (integer dots, lower and upper bounds).
+ */
+class Columns {
+  static readonly BYTES_PER_ROW = 6 * 8 + 2 * 4;
+  readonly scale: Float64Array;
+  readonly width: Float64Array;
+  readonly codeNorm: Float64Array;
+  readonly topValue: Float64Array;
+  readonly lower: Float64Array;
+  readonly upper: Float64Array;
+  readonly top: Int32Array;
+  readonly dots: Int32Array;
+  readonly at: Record<'scale' | 'width' | 'codeNorm' | 'topValue' | 'lower' | 'upper' | 'top' | 'dots', number>;
+
+  constructor(buffer: ArrayBuffer, start: number, capacity: number) {
+    const f64 = (i: number) => start + i * capacity * 8;
+    const i32 = (i: number) => f64(6) + i * capacity * 4;
+    this.at = { scale: f64(0), width: f64(1), codeNorm: f64(2), topValue: f64(3), lower: f64(4), upper: f64(5), top: i32(0), dots: i32(1) };
+    this.scale = new Float64Array(buffer, this.at.scale, capacity);
+    this.width = new Float64Array(buffer, this.at.width, capacity);
+    this.codeNorm = new Float64Array(buffer, this.at.codeNorm, capacity);
+    this.topValue = new Float64Array(buffer, this.at.topValue, capacity);
+    this.lower = new Float64Array(buffer, this.at.lower, capacity);
+    this.upper = new Float64Array(buffer, this.at.upper, capacity);
+    this.top = new Int32Array(buffer, this.at.top, capacity);
+    this.dots = new Int32Array(buffer, this.at.dots, capacity);
   }
 
-  /**
-   * Fills `upper` with each row's upper bound and returns the k-th largest lower bound.
-   * The scan loops live in small functions of their own: V8 compiles a hot loop on the
-   * fly and leaves the function on its first unseen line after it, so code after a
-   * long loop in the same function kept running deoptimised on every call.
-   */
-  private bound(query: Float32Array, q: { scale: number; norm: number; error: number }, dots: Int32Array, k: number): number {
-    const { scale, width, codeNorm, topDim, topValue, upper } = this;
-    const best = new KthLargest(k);
-    let threshold = best.value;
-    // Slack for the float64 arithmetic of the bounds themselves.
-    const normQ = q.norm * (1 + 1e-9);
-    const errorQ = q.error * (1 + 1e-9);
-    for (let i = 0; i < dots.length; i++) {
-      // The exact component's product is exact in float64 (two float32 factors).
-      const approx = q.scale * scale[i] * dots[i] + query[topDim[i]] * topValue[i];
-      // ‖q‖·(e + γ‖v‖) + e_q·‖v̂‖: quantisation error on both sides plus float32 rounding.
-      const w = normQ * width[i] + errorQ * codeNorm[i] + 1e-37;
-      upper[i] = approx + w;
-      // Most rows fall below the k-th best lower bound so far: skip the heap for them.
-      if (approx - w > threshold) {
-        best.offer(approx - w);
-        threshold = best.value;
-      }
-    }
-    return threshold;
+  private get kept() {
+    return [this.scale, this.width, this.codeNorm, this.topValue, this.top] as const;
   }
+
+  /** A copy of the first n rows' bound columns (the memory is about to grow and the columns to move). */
+  copy(n: number): (Float64Array | Int32Array)[] {
+    return this.kept.map((column) => column.slice(0, n));
+  }
+
+  restore(copies: (Float64Array | Int32Array)[]): void {
+    this.kept.forEach((column, i) => column.set(copies[i]));
+  }
+
+  move(from: number, to: number): void {
+    for (const column of this.kept) column[to] = column[from];
+  }
+}
+
+/** The k-th largest of the first `count` values (−Infinity when there are fewer than k). */
+function kthLargest(values: Float64Array, count: number, k: number): number {
+  const best = new KthLargest(k);
+  let threshold = best.value;
+  for (let i = 0; i < count; i++) {
+    // Most values fall below the k-th best so far: skip the heap for them.
+    if (values[i] > threshold) {
+      best.offer(values[i]);
+      threshold = best.value;
+    }
+  }
+  return threshold;
 }
 
 /** The share of dimension pairs (of rows stored one after another) holding a non-zero code. */

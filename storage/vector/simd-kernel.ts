@@ -132,6 +132,39 @@ const KERNEL_WAT = `
         (local.set $b (i32.add (local.get $b) (i32.const 1)))
         (br $blockLoop))))
 
+  ;; The quantised scan's bounds (see quantised.ts): for i in [0, count),
+  ;;   approx = qScale * scale[i] * dots[i] + query[top[i]] * topValue[i]
+  ;;   w = normQ * width[i] + errorQ * codeNorm[i] + 1e-37
+  ;;   lower[i] = approx - w, upper[i] = approx + w
+  ;; in float64, in that order of operations. Columns of f64 except dots, top (i32) and query (f32).
+  (func (export "bounds") (param $count i32) (param $dots i32) (param $scale i32) (param $width i32) (param $codeNorm i32)
+      (param $topValue i32) (param $top i32) (param $query i32) (param $qScale f64) (param $normQ f64) (param $errorQ f64)
+      (param $lower i32) (param $upper i32)
+    (local $i i32) (local $e i32) (local $approx f64) (local $w f64)
+    (block $done
+      (loop $rows
+        (br_if $done (i32.ge_u (local.get $i) (local.get $count)))
+        (local.set $e (i32.shl (local.get $i) (i32.const 3)))
+        (local.set $approx
+          (f64.add
+            (f64.mul
+              (f64.mul (local.get $qScale) (f64.load (i32.add (local.get $scale) (local.get $e))))
+              (f64.convert_i32_s (i32.load (i32.add (local.get $dots) (i32.shl (local.get $i) (i32.const 2))))))
+            (f64.mul
+              (f64.promote_f32 (f32.load (i32.add (local.get $query)
+                (i32.shl (i32.load (i32.add (local.get $top) (i32.shl (local.get $i) (i32.const 2)))) (i32.const 2)))))
+              (f64.load (i32.add (local.get $topValue) (local.get $e))))))
+        (local.set $w
+          (f64.add
+            (f64.add
+              (f64.mul (local.get $normQ) (f64.load (i32.add (local.get $width) (local.get $e))))
+              (f64.mul (local.get $errorQ) (f64.load (i32.add (local.get $codeNorm) (local.get $e)))))
+            (f64.const 1e-37)))
+        (f64.store (i32.add (local.get $lower) (local.get $e)) (f64.sub (local.get $approx) (local.get $w)))
+        (f64.store (i32.add (local.get $upper) (local.get $e)) (f64.add (local.get $approx) (local.get $w)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $rows))))
+
   ;; stride is a multiple of 32 bytes (vectors are zero-padded to 8 floats)
   (func $dot (param $q i32) (param $v i32) (param $stride i32) (result f32)
     (local $j i32) (local $a v128) (local $b v128)
@@ -162,6 +195,22 @@ export interface DotKernel {
   memory: WasmMemory;
   dots(q: number, base: number, count: number, stride: number, out: number): void;
   dotsAt(q: number, base: number, slots: number, count: number, stride: number, out: number): void;
+  /** The quantised scan's lower and upper bounds per row (see quantised.ts). */
+  bounds(
+    count: number,
+    dots: number,
+    scale: number,
+    width: number,
+    codeNorm: number,
+    topValue: number,
+    top: number,
+    query: number,
+    qScale: number,
+    normQ: number,
+    errorQ: number,
+    lower: number,
+    upper: number,
+  ): void;
   /** Integer dot products of an int16 query with int8 rows, row after row (see quantised.ts). */
   dotsI8(q: number, base: number, count: number, stride: number, out: number): void;
   /** Integer dot products of an int16 query's non-zero dimension pairs with int8 rows in blocks (see quantised.ts). */
