@@ -47,7 +47,6 @@ class FactEmbeddingCache {
 
 /** Cosine of one query with many unit vectors, reading only the query's non-zero components (a quarter of them with the default embedder). */
 function cosinesWith(query: Float32Array): (vector: Float32Array) => number {
-  if (query.length === 0) return () => 0;
   const support = Int32Array.from(query.keys()).filter((i) => query[i] !== 0);
   return (vector) => {
     if (vector.length !== query.length) return cosine(query, vector);
