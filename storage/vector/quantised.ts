@@ -1,4 +1,6 @@
 import type { DotKernel } from './simd-kernel.js';
+import { QuantisedColumns } from './quantised-columns.js';
+import { collectAtLeast, kthLargest } from './top-k.js';
 
 const PAGE = 65_536;
 const align = (n: number, to: number) => Math.ceil(n / to) * to;
@@ -64,7 +66,7 @@ export class QuantisedRows {
   private readonly gamma: number;
   private capacity = 0;
   /** Per-row numbers, one column each in the kernel's memory after the codes. */
-  private columns: Columns;
+  private columns: QuantisedColumns;
   /** Rows holding NaN, ±Infinity or huge components: no bound holds for them, so the caller scans in float. */
   private unbounded = new Uint8Array(0);
   private unboundedRows = 0;
@@ -80,7 +82,7 @@ export class QuantisedRows {
     this.queryAt = align(Math.max(this.rowStride * 2, (this.paired / 2 + 3) * 8), 64);
     this.codesAt = align(this.queryAt + dimensions * 4, 64);
     this.dimOffsets = new Int32Array(dimensions);
-    this.columns = new Columns(this.kernel.memory.buffer, this.codesAt, 0);
+    this.columns = new QuantisedColumns(this.kernel.memory.buffer, this.codesAt, 0);
     this.qMax = Math.min(32_767, Math.floor(0x7fffffff / (I8_MAX * this.paired)));
     // Each float score is a sum of (floatStride / 32 + 3) additions deep after one
     // multiplication; the standard bound is n·u/(1 − n·u) with u = 2^-24. Twice that,
@@ -96,7 +98,7 @@ export class QuantisedRows {
   reserve(wanted: number): void {
     const capacity = wanted <= BLOCK_ROWS ? align(wanted, 16) : align(wanted, BLOCK_ROWS);
     if (capacity <= this.capacity) return;
-    const needed = this.codesAt + capacity * (this.rowStride + Columns.BYTES_PER_ROW);
+    const needed = this.codesAt + capacity * (this.rowStride + QuantisedColumns.BYTES_PER_ROW);
     const have = this.kernel.memory.buffer.byteLength;
     const blockRows = Math.min(capacity, BLOCK_ROWS);
     // A small partition's one block gets taller as it grows: lay its rows out again, and at
@@ -111,7 +113,7 @@ export class QuantisedRows {
       this.dimOffsets = this.dimOffsets.map((_, d) => (this.rowLayout ? d : (d >> 1) * 2 * blockRows + (d & 1)));
     }
     if (old) for (let slot = 0; slot < this.capacity; slot++) this.setCodes(slot, old.subarray(slot * this.dimensions, (slot + 1) * this.dimensions));
-    this.columns = new Columns(this.kernel.memory.buffer, this.codesAt + capacity * this.rowStride, capacity);
+    this.columns = new QuantisedColumns(this.kernel.memory.buffer, this.codesAt + capacity * this.rowStride, capacity);
     this.columns.restore(kept);
     const unbounded = new Uint8Array(capacity);
     unbounded.set(this.unbounded);
@@ -283,70 +285,6 @@ export class QuantisedRows {
   }
 }
 
-/**
- * The per-row columns of a QuantisedRows, as views on its kernel's memory (valid until the
- * memory grows): what the bound needs (the codes' scale s; e + γ·‖v‖, which multiplies ‖q‖;
- * ‖v̂‖ without the exact component, which multiplies e_q; that component's dimension and
- * value) and the scan's scratch (integer dots, lower and upper bounds).
- */
-class Columns {
-  static readonly BYTES_PER_ROW = 6 * 8 + 2 * 4;
-  readonly scale: Float64Array;
-  readonly width: Float64Array;
-  readonly codeNorm: Float64Array;
-  readonly topValue: Float64Array;
-  readonly lower: Float64Array;
-  readonly upper: Float64Array;
-  readonly top: Int32Array;
-  readonly dots: Int32Array;
-  readonly at: Record<'scale' | 'width' | 'codeNorm' | 'topValue' | 'lower' | 'upper' | 'top' | 'dots', number>;
-
-  constructor(buffer: ArrayBuffer, start: number, capacity: number) {
-    const f64 = (i: number) => start + i * capacity * 8;
-    const i32 = (i: number) => f64(6) + i * capacity * 4;
-    this.at = { scale: f64(0), width: f64(1), codeNorm: f64(2), topValue: f64(3), lower: f64(4), upper: f64(5), top: i32(0), dots: i32(1) };
-    this.scale = new Float64Array(buffer, this.at.scale, capacity);
-    this.width = new Float64Array(buffer, this.at.width, capacity);
-    this.codeNorm = new Float64Array(buffer, this.at.codeNorm, capacity);
-    this.topValue = new Float64Array(buffer, this.at.topValue, capacity);
-    this.lower = new Float64Array(buffer, this.at.lower, capacity);
-    this.upper = new Float64Array(buffer, this.at.upper, capacity);
-    this.top = new Int32Array(buffer, this.at.top, capacity);
-    this.dots = new Int32Array(buffer, this.at.dots, capacity);
-  }
-
-  private get kept() {
-    return [this.scale, this.width, this.codeNorm, this.topValue, this.top] as const;
-  }
-
-  /** A copy of the first n rows' bound columns (the memory is about to grow and the columns to move). */
-  copy(n: number): (Float64Array | Int32Array)[] {
-    return this.kept.map((column) => column.slice(0, n));
-  }
-
-  restore(copies: (Float64Array | Int32Array)[]): void {
-    this.kept.forEach((column, i) => column.set(copies[i]));
-  }
-
-  move(from: number, to: number): void {
-    for (const column of this.kept) column[to] = column[from];
-  }
-}
-
-/** The k-th largest of the first `count` values (−Infinity when there are fewer than k). */
-function kthLargest(values: Float64Array, count: number, k: number): number {
-  const best = new KthLargest(k);
-  let threshold = best.value;
-  for (let i = 0; i < count; i++) {
-    // Most values fall below the k-th best so far: skip the heap for them.
-    if (values[i] > threshold) {
-      best.offer(values[i]);
-      threshold = best.value;
-    }
-  }
-  return threshold;
-}
-
 /** The share of dimension pairs (of rows stored one after another) holding a non-zero code. */
 function nonZeroPairShare(rows: Int8Array, dimensions: number): number {
   let nonZero = 0;
@@ -355,51 +293,4 @@ function nonZeroPairShare(rows: Int8Array, dimensions: number): number {
     for (let d = 0; d < dimensions; d += 2, pairs++) if (rows[row + d] !== 0 || (d + 1 < dimensions && rows[row + d + 1] !== 0)) nonZero++;
   }
   return pairs === 0 ? 0 : nonZero / pairs;
-}
-
-/** Writes into `into` the indexes of the first `count` values that are at least `threshold`. */
-function collectAtLeast(values: Float64Array, count: number, threshold: number, into: Int32Array): number {
-  let n = 0;
-  for (let i = 0; i < count; i++) if (values[i] >= threshold) into[n++] = i;
-  return n;
-}
-
-/** The k-th largest of the numbers offered (−Infinity until k were offered): a min-heap of size k. */
-class KthLargest {
-  private readonly heap: Float64Array;
-  private size = 0;
-
-  constructor(private readonly k: number) {
-    this.heap = new Float64Array(k);
-  }
-
-  get value(): number {
-    return this.size < this.k ? -Infinity : this.heap[0];
-  }
-
-  offer(x: number): void {
-    const h = this.heap;
-    if (this.size < this.k) {
-      let i = this.size++;
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if (h[parent] <= x) break;
-        h[i] = h[parent];
-        i = parent;
-      }
-      h[i] = x;
-      return;
-    }
-    if (x <= h[0]) return;
-    let i = 0;
-    for (;;) {
-      let child = 2 * i + 1;
-      if (child >= this.k) break;
-      if (child + 1 < this.k && h[child + 1] < h[child]) child++;
-      if (h[child] >= x) break;
-      h[i] = h[child];
-      i = child;
-    }
-    h[i] = x;
-  }
 }
