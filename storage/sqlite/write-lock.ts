@@ -4,9 +4,6 @@ import type { WriterPriority } from './writer-priority.js';
 
 const isBusy = (error: unknown) => (error as { code?: string } | null)?.code === 'SQLITE_BUSY';
 
-/** How long a connection that yields stands back for urgent writes before each attempt, at most. */
-const STAND_BACK_MS = 50;
-
 /** Connections whose writes go first (`urgent`) or give way to those under a shared `WriterPriority`. */
 const roles = new WeakMap<Database.Database, { priority: WriterPriority; urgent: boolean }>();
 
@@ -32,7 +29,7 @@ export function asUrgentWrite<T>(db: Database.Database, work: () => Promise<T>):
 /** Before a write of a connection that yields (never inside its own transaction: it holds the lock then). */
 async function standBackForUrgentWrites(db: Database.Database): Promise<void> {
   const role = roles.get(db);
-  if (role && !role.urgent && role.priority.raised && !db.inTransaction) await role.priority.standBack(STAND_BACK_MS);
+  if (role && !role.urgent && role.priority.raised && !db.inTransaction) await role.priority.standBack();
 }
 
 /**

@@ -3,6 +3,9 @@ const waitAsync = (Atomics as unknown as {
   waitAsync(array: Int32Array, index: number, value: number, timeoutMs: number): { async: false; value: string } | { async: true; value: Promise<string> };
 }).waitAsync;
 
+/** The longest a yielding thread stands back for urgent writes at a time. */
+const STAND_BACK_MS = 50;
+
 /**
  * Lets one thread's writes go first at SQLite's single write lock. The API thread answers
  * requests, so its writes (acceptances, counters) are urgent; the pipeline threads commit back
@@ -28,8 +31,8 @@ export class WriterPriority {
     }
   }
 
-  /** Resolves once no urgent write is waiting or writing, or after `maxWaitMs` at the latest. */
-  async standBack(maxWaitMs: number): Promise<void> {
+  /** Resolves once no urgent write is waiting or writing, or after `maxWaitMs` at the latest (bounded, so nothing starves). */
+  async standBack(maxWaitMs = STAND_BACK_MS): Promise<void> {
     const deadline = Date.now() + maxWaitMs;
     for (let raised = Atomics.load(this.urgentWriters, 0); raised > 0; raised = Atomics.load(this.urgentWriters, 0)) {
       const left = deadline - Date.now();

@@ -18,8 +18,6 @@ import { executeWrite, type PipelineResult } from './pipeline.js';
  */
 const { config, writerPriority } = workerData as { config: Config; writerPriority: SharedArrayBuffer };
 const CHECKPOINT_EVERY_MS = 10_000;
-/** The longest a stage waits for the API thread's urgent writes. */
-const STAND_BACK_MS = 50;
 
 const ready = (async () => {
   // This connection is the thread's alone: a commit's writes can be one transaction.
@@ -28,7 +26,7 @@ const ready = (async () => {
   // which would otherwise share the cores with an acceptance that requests are waiting for.
   const priority = new WriterPriority(writerPriority);
   yieldToUrgentWrites(store.db, priority);
-  const beforeStage = () => (priority.raised ? priority.standBack(STAND_BACK_MS) : undefined);
+  const beforeStage = () => (priority.raised ? priority.standBack() : undefined);
   const embedder = await createEmbedder(config);
   // Loaded eagerly here: a pipeline thread exists to extract.
   const deps = createPipelineDeps(config, store, EmbeddedVectorIndex.openWriter(store.db), embedder, {
