@@ -33,7 +33,7 @@ function run(command: string, args: string[], options: { cwd?: string; env?: Nod
 
 const onPath = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' }).status === 0;
 
-/** redis-server from Debian's package (needs root for apt-get, as in `.ci/run`). */
+/** redis-server from Debian's package (needs root for apt-get, as in scripts/test-prerequisites.sh). */
 export function ensureRedis(): string {
   if (!onPath('redis-server')) {
     log('installing redis-server (apt-get)');

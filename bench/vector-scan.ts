@@ -9,7 +9,7 @@
  * process.cpuUsage(): the quantised path (int8 shortlist + float rescoring) and the
  * full float scan (a filter every row matches), and checks they return the same.
  * That float column pays the filter's per-row check, so it is a little dearer than
- * the old unfiltered scan: the README's "before" figures are this script run on the
+ * the old unfiltered scan: the "before" figures in the README's history are this script run on the
  * previous storage/vector/partition.ts (where the unfiltered search is that scan).
  */
 import { tmpdir } from 'node:os';

@@ -16,7 +16,7 @@ const tempDir = () => {
   return d;
 };
 
-/** Runs the admin CLI exactly as the README shows it. */
+/** Runs the admin CLI exactly as docs/api-guide.md shows it. */
 function admin(dataDir: string, ...args: string[]) {
   const result = spawnSync('npm', ['run', '--silent', 'admin', '--', ...args], {
     cwd: ROOT,

@@ -36,7 +36,7 @@ export async function pythonTool(name: string, requirement: string): Promise<{ b
   if (!existsSync(join(bin, 'python'))) {
     mkdirSync(PYTHON_CACHE, { recursive: true });
     const made = await run('python3', ['-m', 'venv', venv]);
-    if (made.code !== 0) throw new Error(`python3 -m venv failed (apt-get install python3-venv, as .ci/run does):\n${made.out}`);
+    if (made.code !== 0) throw new Error(`python3 -m venv failed (apt-get install python3-venv, as scripts/test-prerequisites.sh does):\n${made.out}`);
   }
   const installed = await run(join(bin, 'python'), ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', requirement], {
     PIP_CACHE_DIR: join(PYTHON_CACHE, 'pip-cache'),

@@ -124,7 +124,7 @@ export async function startTestServer(
       if (!production) return config.METRICS === 'off' ? null : `${running.url}/metrics`;
       return /"metrics":"([^"]+)"/.exec(workers[0]?.output() ?? '')?.[1] ?? null;
     },
-    // FerretDB serialises updates (README, "Running in production"): the production pipeline is slower.
+    // FerretDB serialises updates (docs/operations.md, the FerretDB differences): the production pipeline is slower.
     settle: (k = key, timeoutMs = production ? 120_000 : 20_000) => settled(api(k), timeoutMs),
     storedText: () => (production ? productionStoredText(settings) : Promise.resolve(filesText(dataDir))),
     async close() {

@@ -4,7 +4,7 @@ import { chromiumPath as executablePath, launchChromium } from '../../../test/su
 import { testRedisUrl } from '../../../test/support/redis.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 
-/** Loads the queue dashboard in headless Chromium (Debian's, installed by .ci/run) and reads what it shows. */
+/** Loads the queue dashboard in headless Chromium (Debian's, installed by scripts/test-prerequisites.sh) and reads what it shows. */
 if (!executablePath) console.warn('Dashboard browser test skipped: no chromium (apt-get install chromium)');
 
 let t: TestServer;

@@ -43,8 +43,8 @@ describe('POST /v1/batch', () => {
       expect(res.body.id).toMatch(/^bat_/);
       expect((await own.api().get('/v1/memories?user_id=bu0')).body.total).toBe(100);
       if (own.mode === 'production') {
-        // On FerretDB every update of a collection is serialised, so 500 items take minutes, not one (README,
-        // "Running in production", differences). Here: the batch makes progress; its completion with 500/500
+        // On FerretDB every update of a collection is serialised, so 500 items take minutes, not one (docs/operations.md,
+        // the FerretDB differences). Here: the batch makes progress; its completion with 500/500
         // imported is asserted by test/backends/production.test.ts (with a worker SIGKILLed on the way).
         const progress = await waitForProgress(own, res.body.id);
         expect(progress).toMatchObject({ status: 'processing', received: 500, failed: 0, errors: [] });

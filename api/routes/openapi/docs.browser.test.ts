@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { chromiumPath as executablePath, launchChromium } from '../../../test/support/browser.js';
 import { startTestServer, type TestServer } from '../../../test/support/server.js';
 
-/** Drives the /docs playground in headless Chromium (Debian's, installed by .ci/run) as a user would. */
+/** Drives the /docs playground in headless Chromium (Debian's, installed by scripts/test-prerequisites.sh) as a user would. */
 if (!executablePath) console.warn('Playground browser test skipped: no chromium (apt-get install chromium)');
 
 let t: TestServer;

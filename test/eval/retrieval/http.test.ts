@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { evaluateOverHttp, type HttpRetrievalReport } from './evaluate-http.js';
 
-/** Floors a little under the measured figures (README), so regressions fail. */
+/** Floors a little under the measured figures (docs/benchmarks.md), so regressions fail. */
 let t: TestServer;
 let report: HttpRetrievalReport;
 beforeAll(async () => {
