@@ -1,5 +1,5 @@
 /**
- * Extraction throughput of the default (rule-based) extractors on one core.
+ * Extraction throughput of the rule-based extractors and of the trained extractor (EXTRACTOR=model) on one core.
  *   npx tsx bench/extract.ts            # ~3 s per measurement
  *   BENCH_SECONDS=10 npx tsx bench/extract.ts
  * Prints one JSON object to stdout. On a shared machine read messagesPerCpuSecond: wall-clock
@@ -9,6 +9,7 @@ import { loadavg } from 'node:os';
 import { extractEntitiesWithRules } from '../pipeline/extraction/rules/entity-extractor.js';
 import { extractFactsWithRules } from '../pipeline/extraction/rules/fact-extractor.js';
 import { ruleFactsOf } from '../pipeline/extraction/rules/recent-facts.js';
+import { ModelFactExtractor } from '../pipeline/extraction/model/model-extractor.js';
 import { holdoutStatements } from '../test/eval/extraction/holdout.js';
 import { labelledStatements } from '../test/eval/extraction/labelled.js';
 
@@ -59,10 +60,47 @@ const together = measure((content) => {
   ruleFactsOf({ content, referenceTime });
 });
 
+/** The trained extractor with the rule entity stage, messages arriving one at a time and 32 together. */
+async function measureModel(perCall: number): Promise<Measurement> {
+  const latencies: number[] = [];
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  while (performance.now() - started < seconds * 1000) {
+    for (let i = 0; i < messages.length && performance.now() - started < seconds * 1000; i += perCall) {
+      const call = messages.slice(i, i + perCall);
+      const t = performance.now();
+      await Promise.all(
+        call.map((content) => {
+          extractEntitiesWithRules({ content, referenceTime });
+          return model.extractFacts({ content, referenceTime });
+        }),
+      );
+      const each = (performance.now() - t) / call.length;
+      for (const _ of call) latencies.push(each);
+    }
+  }
+  const elapsed = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] * 1000) / 1000;
+  return { messagesPerSecond: Math.round(latencies.length / elapsed), messagesPerCpuSecond: Math.round(latencies.length / ((cpu.user + cpu.system) / 1e6)), p50Ms: at(0.5), p99Ms: at(0.99), messages: latencies.length };
+}
+
+const rssBefore = process.memoryUsage().rss;
+const model = new ModelFactExtractor({ threads: 1 });
+await model.ready();
+for (const content of messages) await model.extractFacts({ content, referenceTime }); // warm-up
+const modelExtraRssMb = Math.round((process.memoryUsage().rss - rssBefore) / 1e6);
+const modelSingle = await measureModel(1);
+const modelBatched = await measureModel(32);
+
 const longDocument = messages.join('\n').repeat(4).slice(0, 16_000);
 const docStarted = performance.now();
 const docFacts = extractFactsWithRules({ content: longDocument, referenceTime });
 const longDocumentMs = Math.round((performance.now() - docStarted) * 10) / 10;
+const modelDocStarted = performance.now();
+const modelDocFacts = await model.extractFacts({ content: longDocument, referenceTime });
+const modelLongDocumentMs = Math.round((performance.now() - modelDocStarted) * 10) / 10;
 
 console.log(
   JSON.stringify({
@@ -74,6 +112,7 @@ console.log(
     facts,
     entities,
     factsAndEntities: together,
+    model: { factsAndEntitiesOneAtATime: modelSingle, factsAndEntities32Together: modelBatched, extraRssMb: modelExtraRssMb, longDocument: { ms: modelLongDocumentMs, facts: modelDocFacts.length } },
     loadavg: loadavg().map((n) => Math.round(n * 10) / 10),
     longDocument: { chars: longDocument.length, ms: longDocumentMs, facts: docFacts.length },
   }),

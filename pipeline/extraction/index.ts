@@ -1,6 +1,7 @@
 import type { Config } from '../../core/config.js';
 import type { EntityExtractor, FactExtractor } from '../types.js';
 import { LlmFactExtractor } from './llm-extractor.js';
+import { ModelFactExtractor } from './model/model-extractor.js';
 import { createOpenAIClient } from './openai-client.js';
 import { RuleEntityExtractor } from './rules/entity-extractor.js';
 import { SharedRuleFactExtractor } from './rules/recent-facts.js';
@@ -12,6 +13,7 @@ export function createFactExtractor(config: ExtractionConfig): FactExtractor {
   if (config.EXTRACTOR === 'openai') {
     return new LlmFactExtractor({ client: createOpenAIClient(config), model: config.EXTRACTION_MODEL });
   }
+  if (config.EXTRACTOR === 'model') return new ModelFactExtractor();
   return new SharedRuleFactExtractor();
 }
 
@@ -23,6 +25,7 @@ export function createEntityExtractor(_config: ExtractionConfig): EntityExtracto
 export { RuleFactExtractor, extractFactsWithRules } from './rules/fact-extractor.js';
 export { RuleEntityExtractor, extractEntitiesWithRules } from './rules/entity-extractor.js';
 export { LlmFactExtractor } from './llm-extractor.js';
+export { ModelFactExtractor } from './model/model-extractor.js';
 export { LlmOutputError } from './openai-client.js';
 export * from './taxonomy.js';
 export { normalizeObject, objectsEqual, subjectKey } from './normalize.js';

@@ -14,7 +14,7 @@ import type { LabelledStatement } from './types.js';
  */
 
 export const CORPUS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'corpus');
-export type CorpusPart = 'dev' | 'test';
+export type CorpusPart = 'dev' | 'test' | 'test2';
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'YYYY-MM-DD');
 const objectValue = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);

@@ -2,13 +2,18 @@
  * Prints extraction and contradiction quality as one JSON object:
  *   npx tsx test/eval/extraction/run.ts --part dev           # the corpus's development part (tuned on)
  *   npx tsx test/eval/extraction/run.ts --part test          # the never-tuned test part, when present
+ *   npx tsx test/eval/extraction/run.ts --part test2         # the second test part, written after the model's design was fixed
  *   npx tsx test/eval/extraction/run.ts --part dev --details # plus missed/spurious facts and failed scenarios
+ *   ... --extractor model                                      # the trained extractor (default: rules)
  * Also reports the older in-repo sets (labelled.ts, holdout.ts, scenarios.ts) under "legacy".
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RuleContradictionJudge } from '../../../pipeline/contradiction/rule-judge.js';
+import { HybridFactExtractor } from '../../../pipeline/extraction/model/hybrid-extractor.js';
+import { ModelFactExtractor } from '../../../pipeline/extraction/model/model-extractor.js';
 import { RuleFactExtractor, extractFactsWithRules } from '../../../pipeline/extraction/rules/fact-extractor.js';
+import type { FactExtractor } from '../../../pipeline/types.js';
 import { loadCorpus, type CorpusPart } from './corpus.js';
 import { holdoutStatements } from './holdout.js';
 import { labelledStatements } from './labelled.js';
@@ -29,8 +34,12 @@ function summary(report: EvalReport, details: boolean) {
   };
 }
 
-async function scenarioSummary(scenarios: Scenario[], details: boolean) {
-  const run = await runScenarios(scenarios, { extractor: new RuleFactExtractor(), judge: new RuleContradictionJudge() });
+export type ExtractorName = 'rules' | 'model' | 'hybrid';
+const extractorOf = (name: ExtractorName): FactExtractor =>
+  name === 'model' ? new ModelFactExtractor() : name === 'hybrid' ? new HybridFactExtractor() : new RuleFactExtractor();
+
+async function scenarioSummary(scenarios: Scenario[], details: boolean, extractor: FactExtractor) {
+  const run = await runScenarios(scenarios, { extractor, judge: new RuleContradictionJudge() });
   const failed = run.results.filter((r) => !r.passed);
   return {
     count: run.results.length,
@@ -40,10 +49,12 @@ async function scenarioSummary(scenarios: Scenario[], details: boolean) {
   };
 }
 
-export async function runEvaluation(part: CorpusPart, details = false) {
+export async function runEvaluation(part: CorpusPart, details = false, extractorName: ExtractorName = 'rules') {
   const corpus = loadCorpus(part);
+  const extractor = extractorOf(extractorName);
+  const extract = (input: Parameters<FactExtractor['extractFacts']>[0]) => extractor.extractFacts(input);
   return {
-    extractor: 'rules',
+    extractor: extractorName,
     matchingRule: 'subjectKey, predicate, normalizeObject(object) equal to any labelled alternative, and negated equal; one-to-one per statement',
     part,
     corpus: corpus.present
@@ -51,14 +62,14 @@ export async function runEvaluation(part: CorpusPart, details = false) {
           files: corpus.files,
           invalidRecords: corpus.invalid,
           locomoLabelsSkipped: corpus.skipped,
-          statements: summary(await evaluateExtractor(corpus.statements, extractFactsWithRules), details),
-          scenarios: await scenarioSummary(corpus.scenarios, details),
+          statements: summary(await evaluateExtractor(corpus.statements, extract), details),
+          scenarios: await scenarioSummary(corpus.scenarios, details, extractor),
         }
       : { files: [], message: `no JSONL files in test/eval/extraction/corpus/${part}` },
     legacy: {
-      labelled: summary(await evaluateExtractor(labelledStatements, extractFactsWithRules), details),
-      holdout: summary(await evaluateExtractor(holdoutStatements, extractFactsWithRules), details),
-      scenarios: await scenarioSummary(legacyScenarios, details),
+      labelled: summary(await evaluateExtractor(labelledStatements, extract), details),
+      holdout: summary(await evaluateExtractor(holdoutStatements, extract), details),
+      scenarios: await scenarioSummary(legacyScenarios, details, extractor),
     },
   };
 }
@@ -67,11 +78,13 @@ const isMain = process.argv[1] !== undefined && fileURLToPath(import.meta.url) =
 if (isMain) {
   const i = process.argv.indexOf('--part');
   const part = (i >= 0 ? process.argv[i + 1] : 'dev') as CorpusPart;
-  if (part !== 'dev' && part !== 'test') {
-    console.error('usage: run.ts --part dev|test [--details]');
+  const e = process.argv.indexOf('--extractor');
+  const extractorName = (e >= 0 ? process.argv[e + 1] : 'rules') as ExtractorName;
+  if (!['dev', 'test', 'test2'].includes(part) || !['rules', 'model', 'hybrid'].includes(extractorName)) {
+    console.error('usage: run.ts --part dev|test|test2 [--extractor rules|model|hybrid] [--details]');
     process.exit(2);
   }
-  runEvaluation(part, process.argv.includes('--details'))
+  runEvaluation(part, process.argv.includes('--details'), extractorName)
     .then((result) => console.log(JSON.stringify(result, null, 2)))
     .catch((error) => {
       console.error(error);

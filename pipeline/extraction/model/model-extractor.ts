@@ -1,0 +1,57 @@
+import type { ExtractedFact, ExtractionInput, FactExtractor } from '../../types.js';
+import { decodeFacts } from './decode.js';
+import { WordTagger } from './tagger.js';
+
+export interface ModelFactExtractorOptions {
+  /** Folder with model.onnx, tokenizer.json and labels.json (default: the shipped models/extractor). */
+  dir?: string;
+  /** Intra-op threads of the session (default 1: the pipeline runs one extractor per thread). */
+  threads?: number;
+}
+
+/**
+ * EXTRACTOR=model: the trained extractor (training/extraction/), int8 ONNX run by onnxruntime-node.
+ * Messages that arrive while a run is under way wait and go into the next run together, so a batch of
+ * writes shares its inference calls. Loaded on first use.
+ */
+export class ModelFactExtractor implements FactExtractor {
+  private tagger?: Promise<WordTagger>;
+  private waiting: { input: ExtractionInput; resolve: (facts: ExtractedFact[]) => void; reject: (error: unknown) => void }[] = [];
+  private running = false;
+
+  constructor(private readonly options: ModelFactExtractorOptions = {}) {}
+
+  /** Loads the model now rather than on the first message. */
+  ready(): Promise<WordTagger> {
+    return (this.tagger ??= WordTagger.load(this.options.dir, this.options.threads ?? 1));
+  }
+
+  extractFacts(input: ExtractionInput): Promise<ExtractedFact[]> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ input, resolve, reject });
+      if (!this.running) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    try {
+      const tagger = await this.ready().catch((error: unknown) => {
+        for (const w of this.waiting.splice(0)) w.reject(error);
+        this.tagger = undefined;
+        return undefined;
+      });
+      while (tagger && this.waiting.length > 0) {
+        const batch = this.waiting.splice(0);
+        try {
+          const tagged = await tagger.tag(batch.map((w) => w.input.content));
+          batch.forEach((w, i) => w.resolve(decodeFacts(tagged[i], w.input.content, w.input.referenceTime)));
+        } catch (error) {
+          for (const w of batch) w.reject(error);
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+}
