@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     // test/backends needs the production servers: `npm run test:backends`.
     exclude: ['**/node_modules/**', 'test/backends/**'],
-    include: ['test/**/*.test.ts', 'api/**/*.test.ts', 'pipeline/**/*.test.ts', 'workers/**/*.test.ts', 'storage/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'api/**/*.test.ts', 'pipeline/**/*.test.ts', 'workers/**/*.test.ts', 'storage/**/*.test.ts', 'clients/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
