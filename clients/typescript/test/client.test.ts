@@ -120,6 +120,27 @@ describe('@engram/client against a live server', () => {
     expect((await engram.context({ query: 'where', user_id: user })).context).toBe('');
   });
 
+  it('writes, corrects and forgets facts; lists agents and the audit log', async () => {
+    const user = 'ts-facts';
+    const written = await engram.facts.write({ subject: 'user', predicate: 'likes', object: 'tea', user_id: user, subject_type: 'user' });
+    expect(written).toMatchObject({ subject: 'user', predicate: 'likes', object: 'tea', invalidated: [] });
+    const corrected = await engram.facts.correct(written.id, { object: 'green tea' });
+    expect(corrected).toMatchObject({ object: 'green tea', invalidated: [written.id] });
+    const historic = await engram.facts.correct(written.id, { object: 'coffee' }).catch((e: unknown) => e);
+    expect(historic).toBeInstanceOf(ConflictError);
+    expect(historic).toMatchObject({ status: 409, code: 'fact_not_current' });
+    const forgotten = await engram.facts.forget(corrected.id, new Date());
+    expect(forgotten).toMatchObject({ id: corrected.id, status: 'forgotten' });
+    expect((await engram.facts.list({ user_id: user })).total).toBe(0);
+    expect((await engram.facts.list({ user_id: user, include_invalidated: true })).total).toBe(2);
+
+    await engram.memories.add({ content: 'Agent note.', user_id: user, agent_id: 'ts-agent' });
+    expect((await engram.agents.list()).agents.map((a) => a.agent_id)).toContain('ts-agent');
+    expect((await engram.agents.purge('ts-agent')).agent_id).toBe('ts-agent');
+    const audit = await engram.audit({ since: new Date(Date.now() - 60_000), limit: 100 });
+    expect(audit.total).toBeGreaterThan(0);
+  });
+
   it('throws typed errors carrying the spec code', async () => {
     const bad = new Engram({ baseUrl: `${t.url}/v1/`, apiKey: 'eng_not_a_key' });
     const unauthenticated = await bad.ping().catch((e: unknown) => e);
@@ -172,6 +193,22 @@ describe('@engram/client against a live server', () => {
     expect(failed).toBeInstanceOf(ConnectionError);
     expect(failed).toMatchObject({ status: 0, code: 'connection_error' });
     expect(seen).toEqual(['POST']);
+
+    // A Retry-After longer than maxRetryDelayMs is not waited for.
+    seen.length = 0;
+    const patient = new Engram({
+      baseUrl: t.url,
+      apiKey: t.key,
+      maxRetryDelayMs: 1_000,
+      fetch: async (input, init) => {
+        seen.push('GET');
+        return new Response('{"code":"rate_limit_exceeded","message":"slow down"}', { status: 429, headers: { 'Retry-After': '120' } });
+      },
+    });
+    const tooLong = await patient.ping().catch((e: unknown) => e);
+    expect(tooLong).toBeInstanceOf(RateLimitError);
+    expect(tooLong).toMatchObject({ status: 429, code: 'rate_limit_exceeded', retryAfter: 120 });
+    expect(seen).toHaveLength(1);
 
     seen.length = 0;
     failNext = 5;
