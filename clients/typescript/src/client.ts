@@ -84,7 +84,11 @@ export interface BatchProgress {
   done: boolean;
 }
 
-export interface AddBatchOptions extends WaitOptions {
+export interface AddBatchOptions extends RequestOptions {
+  /** Give up waiting after this long, for all jobs together (default 60 s plus 2 s per 10 items), with an `EngramError` of code `wait_timeout`. */
+  timeoutMs?: number;
+  /** Between polls of a job (default 200 ms). */
+  intervalMs?: number;
   /** Called after each submission and each change of a job's status. */
   onProgress?: (progress: BatchProgress) => void;
   /** Items per `POST /v1/batch` (at most 500, the default). */
