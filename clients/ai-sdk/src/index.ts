@@ -74,7 +74,7 @@ export interface EngramMiddlewareOptions extends EngramScope {
   engram: Engram;
   /** The context size (default 800 tokens). */
   tokenBudget?: number;
-  /** Store each exchange (the last user message and the answer) as a memory afterwards (default true). */
+  /** Store each exchange (the last user message and the text answer) as a memory afterwards (default true). */
   store?: boolean;
   /** How the context is introduced to the model. */
   preamble?: string;
@@ -114,13 +114,14 @@ export function engramMiddleware(options: EngramMiddlewareOptions): LanguageMode
     options.onError(error);
   };
   const remember = async (params: CallOptions, answer: string) => {
+    // Only a step that answers in text closes an exchange: the tool-call steps of a multi-step call store nothing.
+    if (!store || !answer.trim()) return;
     const question = lastUserText(params.prompt);
-    if (!store || (!question && !answer)) return;
     try {
       await engram.memories.add({
         content: [
           ...(question ? [{ role: 'user', content: question }] : []),
-          ...(answer ? [{ role: 'assistant', content: answer }] : []),
+          { role: 'assistant', content: answer },
         ],
         user_id: options.userId,
         agent_id: options.agentId,

@@ -107,4 +107,16 @@ describe('engramTools', () => {
     // The model saw each tool's result in its next call.
     expect(JSON.stringify(mock.doGenerateCalls[3].prompt)).toContain('Lisbon');
   });
+
+  it('work with the middleware in one multi-step call, which stores the exchange once', async () => {
+    const user = 'ai-both';
+    const mock = new MockLanguageModelV4({
+      doGenerate: [toolCall('remember', { content: 'I work at Siemens.' }, 'c1'), answer('Noted, you work at Siemens.')],
+    });
+    const model = wrapLanguageModel({ model: mock, middleware: engramMiddleware({ engram, userId: user }) });
+    const result = await generateText({ model, tools: engramTools(engram, { userId: user }), prompt: 'Please remember: I work at Siemens.', stopWhen: stepCountIs(3) });
+    expect(result.text).toBe('Noted, you work at Siemens.');
+    const { memories } = await engram.memories.list({ user_id: user });
+    expect(memories.map((m) => m.content)).toEqual(['user: Please remember: I work at Siemens.\nassistant: Noted, you work at Siemens.', 'I work at Siemens.']);
+  });
 });
