@@ -1,10 +1,13 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The integrations in clients/ test against the client's source, so nothing needs building first.
+  resolve: { alias: { '@engram/client': fileURLToPath(new URL('./clients/typescript/src/index.ts', import.meta.url)) } },
   test: {
     // test/backends needs the production servers: `npm run test:backends`.
     exclude: ['**/node_modules/**', 'test/backends/**'],
-    include: ['test/**/*.test.ts', 'api/**/*.test.ts', 'pipeline/**/*.test.ts', 'workers/**/*.test.ts', 'storage/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'api/**/*.test.ts', 'pipeline/**/*.test.ts', 'workers/**/*.test.ts', 'storage/**/*.test.ts', 'clients/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
