@@ -61,7 +61,7 @@ export const configSchema = z.object({
   EMBEDDER: z.enum(['glove', 'openai', 'onnx']).default('glove'),
   /** EMBEDDER=onnx: a folder with model.onnx and tokenizer.json (`npm run --silent models:onnx` fetches one). */
   ONNX_MODEL_DIR: z.string().min(1).optional(),
-  EXTRACTOR: z.enum(['model', 'rules', 'openai']).default('rules'),
+  EXTRACTOR: z.enum(['model', 'rules', 'openai']).default('model'),
   JUDGE: z.enum(['rules', 'openai']).default('rules'),
   OPENAI_BASE_URL: optionalUrl,
   OPENAI_API_KEY: z.string().optional(),

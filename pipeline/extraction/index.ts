@@ -1,19 +1,22 @@
 import type { Config } from '../../core/config.js';
 import type { EntityExtractor, FactExtractor } from '../types.js';
 import { LlmFactExtractor } from './llm-extractor.js';
-import { ModelFactExtractor } from './model/model-extractor.js';
+import { HybridFactExtractor } from './model/hybrid-extractor.js';
 import { createOpenAIClient } from './openai-client.js';
 import { RuleEntityExtractor } from './rules/entity-extractor.js';
 import { SharedRuleFactExtractor } from './rules/recent-facts.js';
 
 export type ExtractionConfig = Pick<Config, 'EXTRACTOR' | 'OPENAI_BASE_URL' | 'OPENAI_API_KEY' | 'EXTRACTION_MODEL'>;
 
-/** EXTRACTOR=rules (default): offline and deterministic. EXTRACTOR=openai: chat model with a JSON schema. */
+/**
+ * EXTRACTOR=model (default): the trained extractor shipped in models/extractor, with the rule extractor's facts
+ * it did not give. EXTRACTOR=rules: the rules alone. EXTRACTOR=openai: a chat model with a JSON schema.
+ */
 export function createFactExtractor(config: ExtractionConfig): FactExtractor {
   if (config.EXTRACTOR === 'openai') {
     return new LlmFactExtractor({ client: createOpenAIClient(config), model: config.EXTRACTION_MODEL });
   }
-  if (config.EXTRACTOR === 'model') return new ModelFactExtractor();
+  if (config.EXTRACTOR === 'model') return new HybridFactExtractor();
   return new SharedRuleFactExtractor();
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RuleContradictionJudge } from '../../pipeline/contradiction/rule-judge.js';
-import { RuleFactExtractor } from '../../pipeline/extraction/rules/fact-extractor.js';
+import { HybridFactExtractor } from '../../pipeline/extraction/model/hybrid-extractor.js';
 import { loadCorpus } from '../eval/extraction/corpus.js';
 import { scenarios as legacyScenarios, type Scenario } from '../eval/extraction/scenarios.js';
 import { checkScenario, simulate, stepTime, type TimelineFact } from '../eval/extraction/simulate.js';
@@ -18,7 +18,8 @@ import { startTestServer, type ApiClient, type TestServer } from '../support/ser
 const part = gatePart();
 const corpus = loadCorpus(part).scenarios;
 const all: Scenario[] = [...legacyScenarios, ...corpus];
-const deps = { extractor: new RuleFactExtractor(), judge: new RuleContradictionJudge() };
+// What the servers run by default (EXTRACTOR=model).
+const deps = { extractor: new HybridFactExtractor(), judge: new RuleContradictionJudge() };
 
 async function storedFacts(api: ApiClient, scenario: Scenario): Promise<TimelineFact[]> {
   const users = [...new Set(scenario.steps.map((s) => s.user_id))];

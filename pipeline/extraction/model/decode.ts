@@ -1,6 +1,7 @@
 import type { ExtractedFact, Tense } from '../../types.js';
 import { findDates, startOfDayUTC } from '../rules/dates.js';
 import { ANY_OBJECT, familyOf, lookupPredicate } from '../taxonomy.js';
+import { relationBefore } from './relation-words.js';
 import { subjectFromSpan } from './subjects.js';
 import type { TaggedWord } from './tagger.js';
 import { endsSentence } from './words.js';
@@ -19,6 +20,7 @@ export interface Span {
 }
 
 const OTHER_CLASS = 'other';
+const MIN_PROBABILITY = Number(process.env.EXP_MIN_P ?? 0);
 const TENSES: Tense[] = ['current', 'past', 'planned'];
 /** Relation words that carry no meaning of their own in a predicate name ("I've been volunteering at" → volunteering_at). */
 const FILLER = new Set(['i', 'im', 'ive', 'm', 've', 's', 'am', 'is', 'are', 'was', 'were', 'be', 'been', 'have', 'has', 'had', 'also', 'still', 'now', 'really', 'just', 'the', 'a', 'an', 'my', 'he', 'she', 'they', 'we', 'user', 'client']);
@@ -155,9 +157,15 @@ export function decodeFacts(words: readonly TaggedWord[], text: string, referenc
   const seen = new Set<string>();
   for (const span of spans) {
     if (span.label === 'SUBJ' || span.label === 'REL') continue;
-    const negated = span.heads.negated[1] > 0.5;
+    if (span.probability < MIN_PROBABILITY) continue;
+    let negated = span.heads.negated[1] > 0.5;
     const tense = TENSES[argmax(span.heads.tense)] ?? 'current';
     let predicate = span.label;
+    if (PEOPLE_SUBJECT_LABELS.has(predicate)) {
+      const relation = relationBefore(text, span.start);
+      if (relation === 'acquaintance') continue;
+      if (relation) ({ predicate, negated } = relation);
+    }
     let predicateRaw = rawPredicate(span, words);
     if (predicate === OTHER_CLASS) {
       const other = otherPredicate(span, spans);
@@ -195,6 +203,28 @@ export function decodeFacts(words: readonly TaggedWord[], text: string, referenc
       validFrom: dating.validFrom,
       ...(dating.validTo !== undefined ? { validTo: dating.validTo } : {}),
       confidence: Math.round(0.95 * span.probability * 100) / 100,
+    });
+  }
+  for (const span of spans) {
+    if (span.label !== 'SUBJ' || !/^\p{Lu}/u.test(span.text)) continue;
+    const relation = relationBefore(text, span.start);
+    const person = subjectFromSpan(span.text);
+    if (!relation || relation === 'acquaintance' || !person || person.subject.startsWith("user's")) continue;
+    const key = `user|${relation.predicate}|${person.subject.toLowerCase()}|${relation.negated}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    facts.push({
+      subject: 'user',
+      subjectType: 'user',
+      predicate: relation.predicate,
+      predicateRaw: text.slice(Math.max(0, span.start - 20), span.start).trim(),
+      family: familyOf(relation.predicate),
+      object: person.subject,
+      objectIsLiteral: false,
+      negated: relation.negated,
+      tense: 'current',
+      validFrom: null,
+      confidence: Math.round(0.9 * span.probability * 100) / 100,
     });
   }
   return facts;

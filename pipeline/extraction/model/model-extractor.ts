@@ -10,9 +10,10 @@ export interface ModelFactExtractorOptions {
 }
 
 /**
- * EXTRACTOR=model: the trained extractor (training/extraction/), int8 ONNX run by onnxruntime-node.
- * Messages that arrive while a run is under way wait and go into the next run together, so a batch of
- * writes shares its inference calls. Loaded on first use.
+ * The trained extractor (training/extraction/), int8 ONNX run by onnxruntime-node, loaded on first use.
+ * One message per inference call (its windows together): the int8 model quantises activations per call, so
+ * another message in the same call could change the numbers, and a write's facts must not depend on what
+ * else was being written (retries and re-runs give the same facts). Calls run one after another.
  */
 export class ModelFactExtractor implements FactExtractor {
   private tagger?: Promise<WordTagger>;
@@ -42,12 +43,12 @@ export class ModelFactExtractor implements FactExtractor {
         return undefined;
       });
       while (tagger && this.waiting.length > 0) {
-        const batch = this.waiting.splice(0);
+        const waiting = this.waiting.shift()!;
         try {
-          const tagged = await tagger.tag(batch.map((w) => w.input.content));
-          batch.forEach((w, i) => w.resolve(decodeFacts(tagged[i], w.input.content, w.input.referenceTime)));
+          const [tagged] = await tagger.tag([waiting.input.content]);
+          waiting.resolve(decodeFacts(tagged, waiting.input.content, waiting.input.referenceTime));
         } catch (error) {
-          for (const w of batch) w.reject(error);
+          waiting.reject(error);
         }
       }
     } finally {

@@ -1,12 +1,12 @@
 /**
  * One markdown table of extraction quality per corpus part and extractor (the model card's figures):
- *   npx tsx test/eval/extraction/report.ts [--extractors rules,model,hybrid] [--parts dev]   (decisions are made on dev only)
+ *   npx tsx test/eval/extraction/report.ts [--extractors rules,model-only,model] [--parts dev]   (decisions are made on dev only)
  */
 import { runEvaluation, type ExtractorName } from './run.js';
 import type { CorpusPart } from './corpus.js';
 
 const i = process.argv.indexOf('--extractors');
-const extractors = (i >= 0 ? process.argv[i + 1] : 'rules,model').split(',') as ExtractorName[];
+const extractors = (i >= 0 ? process.argv[i + 1] : 'rules,model-only,model').split(',') as ExtractorName[];
 const p = process.argv.indexOf('--parts');
 const parts = (p >= 0 ? process.argv[p + 1] : 'dev,test,test2').split(',') as CorpusPart[];
 

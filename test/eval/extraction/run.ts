@@ -4,7 +4,7 @@
  *   npx tsx test/eval/extraction/run.ts --part test          # the never-tuned test part, when present
  *   npx tsx test/eval/extraction/run.ts --part test2         # the second test part, written after the model's design was fixed
  *   npx tsx test/eval/extraction/run.ts --part dev --details # plus missed/spurious facts and failed scenarios
- *   ... --extractor model                                      # the trained extractor (default: rules)
+ *   ... --extractor model                                      # EXTRACTOR=model; model-only: the network alone (default: rules)
  * Also reports the older in-repo sets (labelled.ts, holdout.ts, scenarios.ts) under "legacy".
  */
 import { resolve } from 'node:path';
@@ -34,9 +34,10 @@ function summary(report: EvalReport, details: boolean) {
   };
 }
 
-export type ExtractorName = 'rules' | 'model' | 'hybrid';
+/** `model` is what EXTRACTOR=model runs (the trained extractor plus the rule facts it did not give); `model-only` the network alone. */
+export type ExtractorName = 'rules' | 'model' | 'model-only';
 const extractorOf = (name: ExtractorName): FactExtractor =>
-  name === 'model' ? new ModelFactExtractor() : name === 'hybrid' ? new HybridFactExtractor() : new RuleFactExtractor();
+  name === 'model-only' ? new ModelFactExtractor() : name === 'model' ? new HybridFactExtractor() : new RuleFactExtractor();
 
 async function scenarioSummary(scenarios: Scenario[], details: boolean, extractor: FactExtractor) {
   const run = await runScenarios(scenarios, { extractor, judge: new RuleContradictionJudge() });
@@ -80,8 +81,8 @@ if (isMain) {
   const part = (i >= 0 ? process.argv[i + 1] : 'dev') as CorpusPart;
   const e = process.argv.indexOf('--extractor');
   const extractorName = (e >= 0 ? process.argv[e + 1] : 'rules') as ExtractorName;
-  if (!['dev', 'test', 'test2'].includes(part) || !['rules', 'model', 'hybrid'].includes(extractorName)) {
-    console.error('usage: run.ts --part dev|test|test2 [--extractor rules|model|hybrid] [--details]');
+  if (!['dev', 'test', 'test2'].includes(part) || !['rules', 'model', 'model-only'].includes(extractorName)) {
+    console.error('usage: run.ts --part dev|test|test2 [--extractor rules|model|model-only] [--details]');
     process.exit(2);
   }
   runEvaluation(part, process.argv.includes('--details'), extractorName)
