@@ -20,7 +20,11 @@ export interface Span {
 }
 
 const OTHER_CLASS = 'other';
-const MIN_PROBABILITY = Number(process.env.EXP_MIN_P ?? 0);
+/**
+ * A span whose words' tag probability averages below this gives no fact. Chosen on the development part
+ * (highest F1 of EXTRACTOR=model over 0, 0.4, 0.5, 0.6, 0.7; ties to the more precise).
+ */
+const MIN_PROBABILITY = 0.6;
 const TENSES: Tense[] = ['current', 'past', 'planned'];
 /** Relation words that carry no meaning of their own in a predicate name ("I've been volunteering at" → volunteering_at). */
 const FILLER = new Set(['i', 'im', 'ive', 'm', 've', 's', 'am', 'is', 'are', 'was', 'were', 'be', 'been', 'have', 'has', 'had', 'also', 'still', 'now', 'really', 'just', 'the', 'a', 'an', 'my', 'he', 'she', 'they', 'we', 'user', 'client']);
