@@ -153,83 +153,96 @@ function sentenceRanges(words: readonly TaggedWord[], text: string): { start: nu
   return ranges;
 }
 
-/** Turns one message's tagged words into facts. */
+interface Context {
+  words: readonly TaggedWord[];
+  text: string;
+  referenceTime: Date;
+  spans: readonly Span[];
+  sentences: readonly { start: number; end: number }[];
+}
+
+/** The fact an object span states, or nothing when the span is unsure, its subject unknown or its object empty. */
+function factOfObject(span: Span, { words, text, referenceTime, spans, sentences }: Context): ExtractedFact | undefined {
+  if (span.probability < MIN_PROBABILITY) return undefined;
+  let negated = span.heads.negated[1] > 0.5;
+  const tense = TENSES[argmax(span.heads.tense)] ?? 'current';
+  let predicate = span.label;
+  if (PEOPLE_SUBJECT_LABELS.has(predicate)) {
+    const relation = relationBefore(text, span.start);
+    if (relation === 'acquaintance') return undefined;
+    if (relation) ({ predicate, negated } = relation);
+  }
+  let predicateRaw = rawPredicate(span, words);
+  if (predicate === OTHER_CLASS) {
+    const other = otherPredicate(span, spans);
+    if (!other) return undefined;
+    predicate = other.name;
+    predicateRaw = other.raw;
+  }
+  let subject = 'user';
+  let subjectType: ExtractedFact['subjectType'] = 'user';
+  if (span.heads.subject[1] > 0.5) {
+    const linked = linkedSubject(span, spans);
+    const resolved = linked && subjectFromSpan(linked.text);
+    if (!resolved) return undefined;
+    ({ subject, subjectType } = resolved);
+  }
+  const anyObject = negated && span.heads.any_object[1] > 0.5;
+  const object = anyObject ? ANY_OBJECT : shapedObject(predicate, span.text, referenceTime);
+  if (!object) return undefined;
+  const bounds = sentences[span.first];
+  const dating = datingOf(span, text.slice(bounds.start, bounds.end), bounds.start, tense, referenceTime);
+  return {
+    subject,
+    subjectType,
+    predicate,
+    predicateRaw,
+    family: familyOf(predicate),
+    object,
+    objectIsLiteral: lookupPredicate(predicate)?.objectKind === 'literal',
+    negated,
+    tense,
+    validFrom: dating.validFrom,
+    ...(dating.validTo !== undefined ? { validTo: dating.validTo } : {}),
+    confidence: Math.round(0.95 * span.probability * 100) / 100,
+  };
+}
+
+/** "my brother Declan" with Declan tagged only as a subject still says the user has a brother Declan. */
+function relationOfNamedSubject(span: Span, text: string): ExtractedFact | undefined {
+  if (!/^\p{Lu}/u.test(span.text)) return undefined;
+  const relation = relationBefore(text, span.start);
+  const person = subjectFromSpan(span.text);
+  if (!relation || relation === 'acquaintance' || !person || person.subject.startsWith("user's")) return undefined;
+  return {
+    subject: 'user',
+    subjectType: 'user',
+    predicate: relation.predicate,
+    predicateRaw: text.slice(Math.max(0, span.start - 20), span.start).trim(),
+    family: familyOf(relation.predicate),
+    object: person.subject,
+    objectIsLiteral: false,
+    negated: relation.negated,
+    tense: 'current',
+    validFrom: null,
+    confidence: Math.round(0.9 * span.probability * 100) / 100,
+  };
+}
+
+/** Turns one message's tagged words into facts, each (subject, predicate, object, negation) once. */
 export function decodeFacts(words: readonly TaggedWord[], text: string, referenceTime: Date): ExtractedFact[] {
   const spans = spansOf(words, text);
-  const sentences = sentenceRanges(words, text);
-  const facts: ExtractedFact[] = [];
+  const context: Context = { words, text, referenceTime, spans, sentences: sentenceRanges(words, text) };
+  const candidates = [
+    ...spans.filter((s) => s.label !== 'SUBJ' && s.label !== 'REL').map((s) => factOfObject(s, context)),
+    ...spans.filter((s) => s.label === 'SUBJ').map((s) => relationOfNamedSubject(s, text)),
+  ];
   const seen = new Set<string>();
-  for (const span of spans) {
-    if (span.label === 'SUBJ' || span.label === 'REL') continue;
-    if (span.probability < MIN_PROBABILITY) continue;
-    let negated = span.heads.negated[1] > 0.5;
-    const tense = TENSES[argmax(span.heads.tense)] ?? 'current';
-    let predicate = span.label;
-    if (PEOPLE_SUBJECT_LABELS.has(predicate)) {
-      const relation = relationBefore(text, span.start);
-      if (relation === 'acquaintance') continue;
-      if (relation) ({ predicate, negated } = relation);
-    }
-    let predicateRaw = rawPredicate(span, words);
-    if (predicate === OTHER_CLASS) {
-      const other = otherPredicate(span, spans);
-      if (!other) continue;
-      predicate = other.name;
-      predicateRaw = other.raw;
-    }
-    let subject = 'user';
-    let subjectType: ExtractedFact['subjectType'] = 'user';
-    if (span.heads.subject[1] > 0.5) {
-      const linked = linkedSubject(span, spans);
-      const resolved = linked && subjectFromSpan(linked.text);
-      if (!resolved) continue;
-      ({ subject, subjectType } = resolved);
-    }
-    const anyObject = negated && span.heads.any_object[1] > 0.5;
-    const object = anyObject ? ANY_OBJECT : shapedObject(predicate, span.text, referenceTime);
-    if (!object) continue;
-    const key = `${subject}|${predicate}|${object.toLowerCase()}|${negated}`;
-    if (seen.has(key)) continue;
+  return candidates.filter((fact): fact is ExtractedFact => {
+    if (!fact) return false;
+    const key = `${fact.subject}|${fact.predicate}|${fact.object.toLowerCase()}|${fact.negated}`;
+    if (seen.has(key)) return false;
     seen.add(key);
-    const bounds = sentences[span.first];
-    const dating = datingOf(span, text.slice(bounds.start, bounds.end), bounds.start, tense, referenceTime);
-    const spec = lookupPredicate(predicate);
-    facts.push({
-      subject,
-      subjectType,
-      predicate,
-      predicateRaw,
-      family: familyOf(predicate),
-      object,
-      objectIsLiteral: spec?.objectKind === 'literal',
-      negated,
-      tense,
-      validFrom: dating.validFrom,
-      ...(dating.validTo !== undefined ? { validTo: dating.validTo } : {}),
-      confidence: Math.round(0.95 * span.probability * 100) / 100,
-    });
-  }
-  for (const span of spans) {
-    if (span.label !== 'SUBJ' || !/^\p{Lu}/u.test(span.text)) continue;
-    const relation = relationBefore(text, span.start);
-    const person = subjectFromSpan(span.text);
-    if (!relation || relation === 'acquaintance' || !person || person.subject.startsWith("user's")) continue;
-    const key = `user|${relation.predicate}|${person.subject.toLowerCase()}|${relation.negated}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    facts.push({
-      subject: 'user',
-      subjectType: 'user',
-      predicate: relation.predicate,
-      predicateRaw: text.slice(Math.max(0, span.start - 20), span.start).trim(),
-      family: familyOf(relation.predicate),
-      object: person.subject,
-      objectIsLiteral: false,
-      negated: relation.negated,
-      tense: 'current',
-      validFrom: null,
-      confidence: Math.round(0.9 * span.probability * 100) / 100,
-    });
-  }
-  return facts;
+    return true;
+  });
 }
