@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { RuleContradictionJudge } from '../../../pipeline/contradiction/rule-judge.js';
 import { HybridFactExtractor } from '../../../pipeline/extraction/model/hybrid-extractor.js';
 import { ModelFactExtractor } from '../../../pipeline/extraction/model/model-extractor.js';
-import { RuleFactExtractor, extractFactsWithRules } from '../../../pipeline/extraction/rules/fact-extractor.js';
+import { RuleFactExtractor } from '../../../pipeline/extraction/rules/fact-extractor.js';
 import type { FactExtractor } from '../../../pipeline/types.js';
 import { loadCorpus, type CorpusPart } from './corpus.js';
 import { holdoutStatements } from './holdout.js';
