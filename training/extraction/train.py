@@ -10,7 +10,6 @@ import hashlib
 import json
 import math
 import random
-import shutil
 import time
 from collections import Counter
 from pathlib import Path
@@ -224,7 +223,10 @@ def main():
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     export(model, out, train[0][0] if train else [encoder.cls, encoder.sep])
-    shutil.copy(BASE / "tokenizer.json", out / "tokenizer.json")
+    # The word pieces of one word at a time: the base file's padding and truncation to 128 would only get in the way.
+    tokenizer = json.loads((BASE / "tokenizer.json").read_text(encoding="utf8"))
+    tokenizer["padding"] = tokenizer["truncation"] = None
+    (out / "tokenizer.json").write_text(json.dumps(tokenizer, ensure_ascii=False), encoding="utf8")
     labels = {
         "format": 1,
         "tags": aligner.tags,
