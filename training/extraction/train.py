@@ -161,7 +161,7 @@ def export(model, out_dir, example_ids):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--epochs", type=int, default=4)
+    parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--lr", type=float, default=8e-5)
     parser.add_argument("--min-class-count", type=int, default=15)
