@@ -37,9 +37,9 @@ function softmax(values: ArrayLike<number>, from: number, count: number): number
 }
 
 /**
- * Runs the token-classification model over whole messages: words are split as in training, each word
- * becomes its word pieces (cached), long messages are cut into windows at sentence ends, and the windows of
- * every message in a call run together in batches. A word's prediction is read at its first piece.
+ * Runs the token-classification model over a whole message: words are split as in training, each word
+ * becomes its word pieces (cached), a long message is cut into windows at sentence ends, and its windows run
+ * together. A word's prediction is read at its first piece.
  */
 export class WordTagger {
   private readonly pieceCache = new Map<string, number[]>();
@@ -66,20 +66,17 @@ export class WordTagger {
     return new WordTagger(runtime, session, tokenizer, files.labels);
   }
 
-  async tag(texts: readonly string[]): Promise<TaggedWord[][]> {
-    const perText = texts.map((raw) => {
-      const text = raw.slice(0, MAX_CHARACTERS);
-      const words = splitWords(text, this.pattern);
-      const pieces = words.map((w) => this.pieces(w.text));
-      return { words, pieces, windows: windows(words, text, pieces.map((p) => p.length), this.labels.maxPieces) };
-    });
-    const jobs = perText.flatMap((t, text) => t.windows.map((window) => ({ text, window })));
-    jobs.sort((a, b) => a.window.length - b.window.length);
-    const results: TaggedWord[][] = perText.map((t) => new Array<TaggedWord>(t.words.length));
-    for (let start = 0; start < jobs.length; start += BATCH_WINDOWS) {
-      await this.runBatch(jobs.slice(start, start + BATCH_WINDOWS), perText, results);
+  /** One message's words with their predictions; its windows run together, in batches of at most 32. */
+  async tag(raw: string): Promise<TaggedWord[]> {
+    const text = raw.slice(0, MAX_CHARACTERS);
+    const words = splitWords(text, this.pattern);
+    const pieces = words.map((w) => this.pieces(w.text));
+    const all = windows(words, text, pieces.map((p) => p.length), this.labels.maxPieces);
+    const tagged = new Array<TaggedWord>(words.length);
+    for (let start = 0; start < all.length; start += BATCH_WINDOWS) {
+      await this.runBatch(all.slice(start, start + BATCH_WINDOWS), words, pieces, tagged);
     }
-    return results;
+    return tagged;
   }
 
   private pieces(word: string): number[] {
@@ -93,18 +90,14 @@ export class WordTagger {
     return ids;
   }
 
-  private async runBatch(
-    jobs: { text: number; window: number[] }[],
-    perText: { words: Word[]; pieces: number[][] }[],
-    results: TaggedWord[][],
-  ): Promise<void> {
+  private async runBatch(batch: number[][], words: readonly Word[], pieces: readonly number[][], tagged: TaggedWord[]): Promise<void> {
     const { cls, sep } = this.labels.specialTokens;
-    const sequences = jobs.map(({ text, window }) => {
+    const sequences = batch.map((window) => {
       const ids = [cls];
       const first: number[] = [];
       for (const i of window) {
         first.push(ids.length);
-        ids.push(...perText[text].pieces[i]);
+        ids.push(...pieces[i]);
       }
       ids.push(sep);
       return { ids, first };
@@ -129,7 +122,7 @@ export class WordTagger {
     const width = output.logits.dims[2];
     const tags = this.labels.tags;
     const heads = Object.entries(this.labels.heads);
-    jobs.forEach(({ text, window }, row) => {
+    batch.forEach((window, row) => {
       window.forEach((wordIndex, k) => {
         const at = (row * length + sequences[row].first[k]) * width;
         const tagProbabilities = softmax(logits, at, tags.length);
@@ -141,7 +134,7 @@ export class WordTagger {
           headValues[name] = softmax(logits, offset, values.length);
           offset += values.length;
         }
-        results[text][wordIndex] = { ...perText[text].words[wordIndex], tag: tags[best], tagProbability: tagProbabilities[best], heads: headValues };
+        tagged[wordIndex] = { ...words[wordIndex], tag: tags[best], tagProbability: tagProbabilities[best], heads: headValues };
       });
     });
   }
