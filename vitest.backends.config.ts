@@ -30,6 +30,7 @@ export default defineConfig({
             'api/**/*.test.ts',
             'test/clients/**/*.test.ts',
             'test/backends/parity.test.ts',
+            'test/backends/search-limits.test.ts',
             'test/backends/production.test.ts',
           ],
           exclude: [

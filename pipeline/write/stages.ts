@@ -1,7 +1,7 @@
 import { derivedId } from '../../core/ids.js';
-import { metadataTerms, type VectorIndex } from '../../storage/vector/types.js';
+import { metadataTerms, type VectorDoc, type VectorIndex } from '../../storage/vector/types.js';
 import type { FactRecord, HistoryEventRecord, MemoryRecord, Store, UserScope } from '../../storage/types.js';
-import { vectorFromWire, vectorToWire } from './vector-wire.js';
+import { vectorFromWire } from './vector-wire.js';
 import type {
   CandidateFact,
   ContradictionDecision,
@@ -76,13 +76,49 @@ export const scopeOf = (m: Pick<MemoryRecord, 'workspaceId' | 'agentId' | 'userI
 
 export const scopeLockKey = (s: UserScope) => `scope:${s.workspaceId}:${JSON.stringify([s.agentId, s.userId])}`;
 
-// ---------------------------------------------------------------- stage 1a: embed
+// ---------------------------------------------------------------- stage 1a: embed and index
 
+/** Rounds of re-embedding when updates keep overtaking the stage; past them the job fails and is retried. */
+const INDEX_ROUNDS = 5;
+
+function vectorDocOf(memory: MemoryRecord, vector: Float32Array): VectorDoc {
+  return {
+    id: memory.id,
+    workspaceId: memory.workspaceId,
+    agentId: memory.agentId,
+    userId: memory.userId,
+    runId: memory.runId,
+    metadataTerms: metadataTerms(memory.metadata),
+    vector,
+    text: memory.content,
+  };
+}
+
+/**
+ * Embeds the memory and writes its vector to the index at once. A vector depends only on the content, so it needs
+ * none of the scope ordering the commit waits for: a memory is searchable as soon as it is embedded, not after every
+ * earlier write of its user has committed (which, with a refresh wait per commit, took up to a second a write).
+ * Without that ordering, the stage re-reads the memory after writing: one forgotten or erased meanwhile loses its
+ * vector again, one updated meanwhile is embedded again, so whichever stage writes last leaves the current version.
+ */
 export async function embedStage(deps: PipelineDeps, ref: WriteRef): Promise<EmbedOutput> {
-  const memory = await loadCurrent(deps.store, ref);
-  if (isSkipped(memory)) return memory;
-  const [vector] = await deps.embedder.embed([memory.content]);
-  return { skipped: false, embedderId: deps.embedder.id, vector: vectorToWire(vector) };
+  const loaded = await loadCurrent(deps.store, ref);
+  if (isSkipped(loaded)) return loaded;
+  let memory = loaded;
+  for (let round = 1; ; round++) {
+    const [vector] = await deps.embedder.embed([memory.content]);
+    await deps.vectors.upsert([vectorDocOf(memory, vector)]);
+    const now = await deps.store.memories.get(ref.workspaceId, ref.memoryId);
+    if (!now || now.deletedAt) {
+      await deps.vectors.remove(ref.workspaceId, [ref.memoryId]);
+      return { skipped: true, reason: now ? 'forgotten' : 'missing' };
+    }
+    if (now.version === memory.version) break;
+    if (round === INDEX_ROUNDS) throw new Error(`memory ${ref.memoryId} kept changing while it was indexed`);
+    memory = now;
+  }
+  if (memory.version !== ref.version) return { skipped: true, reason: 'superseded' };
+  return { skipped: false, embedderId: deps.embedder.id, indexed: true };
 }
 
 // ---------------------------------------------------------------- stage 1b: entities
@@ -495,20 +531,8 @@ async function commitRecords(deps: PipelineDeps, ref: WriteRef, scope: UserScope
     for (const entity of input.entities.entities) await store.entities.upsert(scope, entity, ref.memoryId, at);
   }
 
-  if (!input.embed.skipped) {
-    await deps.vectors.upsert([
-      {
-        id: memory.id,
-        workspaceId: memory.workspaceId,
-        agentId: memory.agentId,
-        userId: memory.userId,
-        runId: memory.runId,
-        metadataTerms: metadataTerms(memory.metadata),
-        vector: vectorFromWire(input.embed.vector),
-        text: memory.content,
-      },
-    ]);
-  }
+  // A flow whose embed stage ran before the stage indexed by itself carries the vector here.
+  if (!input.embed.skipped && 'vector' in input.embed) await deps.vectors.upsert([vectorDocOf(memory, vectorFromWire(input.embed.vector))]);
 
   await store.memories.update(ref.workspaceId, ref.memoryId, { status: 'ready', error: null }, ref.version);
   return { skipped: false as const, ...result };

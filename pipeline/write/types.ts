@@ -40,8 +40,14 @@ export type DecisionDraft =
   | { kind: 'insert'; invalidate: string[]; closedAt?: string; closedBy?: string }
   | { kind: 'insert_closed'; closedAt: string };
 
-/** `vector`: float32 bytes in base64 (vector-wire.ts); a number array in jobs queued before that encoding. */
-export type EmbedOutput = Skipped | { skipped: false; embedderId: string; vector: string | number[] };
+/**
+ * The embed stage writes the vector to the index itself (`indexed`). Flows queued by an earlier version carry the
+ * vector instead (float32 bytes in base64, vector-wire.ts, or a number array) for the commit to write.
+ */
+export type EmbedOutput =
+  | Skipped
+  | { skipped: false; embedderId: string; indexed: true }
+  | { skipped: false; embedderId: string; vector: string | number[] };
 export type EntitiesOutput = Skipped | { skipped: false; entities: ExtractedEntity[] };
 export type FactsOutput = Skipped | { skipped: false; facts: FactDraft[] };
 export type Stage1Output = Skipped | { skipped: false; facts: FactDraft[]; candidates: CandidateDraft[][] };
