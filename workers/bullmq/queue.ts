@@ -21,6 +21,12 @@ export interface BullMqOptions {
   lockDurationMs?: number;
 }
 
+/**
+ * An embed job spends most of its time waiting for the index to make its vector searchable (Elasticsearch's
+ * `refresh: wait_for`, up to the 1 s refresh interval), not on the CPU: more of them wait side by side.
+ */
+const DEFAULT_CONCURRENCY: Partial<Record<Stage, number>> = { embed: 16 };
+
 /** Parses STAGE_CONCURRENCY such as "embed=4,commit=1". */
 export function parseStageConcurrency(spec: string): Partial<Record<Stage, number>> {
   const out: Partial<Record<Stage, number>> = {};
@@ -142,7 +148,7 @@ export class BullMqQueue implements WriteQueue {
   }
 
   private concurrencyOf(stage: Stage): number {
-    return this.options.concurrency?.[stage] ?? this.options.defaultConcurrency ?? 4;
+    return this.options.concurrency?.[stage] ?? this.options.defaultConcurrency ?? DEFAULT_CONCURRENCY[stage] ?? 4;
   }
 
   async counts(): Promise<Record<string, number>> {
