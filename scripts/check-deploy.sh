@@ -51,10 +51,14 @@ install_tools() {
   mkdir -p "$tools"
   if [[ ! -x "$helm" ]]; then
     command -v go >/dev/null || { echo "check-deploy: go is needed to build helm" >&2; exit 1; }
-    # -X sets the version helm reports (a plain go install reports only "v3.22"); -s -w leave out debug data.
+    # The -X flags are those of helm's own release build: the version it reports (a plain go install says only
+    # "v3.22") and the default Kubernetes version, 1 + client-go's major . its minor (client-go v0.37 in helm
+    # v3.22; a plain go install says 1.20). -s -w leave out debug data.
+    local pkg=helm.sh/helm/v3
+    local kube=(-X "$pkg/pkg/lint/rules.k8sVersionMajor=1" -X "$pkg/pkg/lint/rules.k8sVersionMinor=37"
+      -X "$pkg/pkg/chartutil.k8sVersionMajor=1" -X "$pkg/pkg/chartutil.k8sVersionMinor=37")
     install_step "helm $HELM_VERSION" env GOBIN="$tools/helm-$HELM_VERSION" GOFLAGS=-buildvcs=false \
-      go install -ldflags "-s -w -X helm.sh/helm/v3/internal/version.version=$HELM_VERSION" \
-      "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"
+      go install -ldflags "-s -w -X $pkg/internal/version.version=$HELM_VERSION ${kube[*]}" "$pkg/cmd/helm@$HELM_VERSION"
   fi
   if [[ ! -x "$venv/bin/kubernetes-validate" || ! -x "$venv/bin/check-jsonschema" ]]; then
     rm -rf "$venv"
@@ -83,7 +87,7 @@ check_render() {
   local name="$1" documents report passed kinds
   shift
   renders=$((renders + 1))
-  if ! "$helm" lint --strict "$chart" "$@" >"$work/$name.lint" 2>&1; then
+  if ! "$helm" lint --strict --kube-version "$KUBERNETES_VERSION" "$chart" "$@" >"$work/$name.lint" 2>&1; then
     cat "$work/$name.lint" >&2
     fail "helm lint ($name)"
     return
@@ -112,9 +116,9 @@ check_render default
 for values in "$(dirname "$chart")"/values-*.yaml; do
   [[ -e "$values" ]] && check_render "$(basename "$values" .yaml)" -f "$values"
 done
-# The branches the values files leave out: a fixed replica count, metrics behind the operator credential (no
-# scrape annotations, no worker probe), no worker metrics port, a Secret managed outside the chart.
-check_render variant --set api.autoscaling.enabled=false --set config.METRICS=operator \
+# The branches the values files leave out: a fixed replica count, readiness on /healthz, metrics behind the
+# operator credential (no scrape annotations, no worker probe), no worker metrics port, an existing Secret.
+check_render variant --set api.autoscaling.enabled=false --set api.readinessPath=/healthz --set config.METRICS=operator \
   --set worker.metrics.enabled=false --set existingSecret=engram-credentials
 
 if "$venv/bin/check-jsonschema" --builtin-schema vendor.compose-spec "$compose" >"$work/compose.out" 2>&1; then

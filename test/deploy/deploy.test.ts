@@ -56,11 +56,12 @@ describe('the chart and the service agree', () => {
 
   it('probes the health routes the API serves and runs the entry points the image builds', () => {
     const templates = readdirSync(join(chart, 'templates')).map((f) => readFileSync(join(chart, 'templates', f), 'utf8')).join('\n');
+    const values = readFileSync(join(chart, 'values.yaml'), 'utf8');
     const health = readFileSync(join(root, 'api/routes/health/router.ts'), 'utf8');
-    for (const route of ['/healthz', '/readyz']) {
-      expect(templates).toContain(`path: ${route}`);
-      expect(health).toContain(`'${route}'`);
-    }
+    expect(templates).toContain('path: /healthz');
+    expect(templates).toContain('path: {{ .Values.api.readinessPath }}');
+    expect(values).toContain('readinessPath: /readyz');
+    for (const route of ['/healthz', '/readyz']) expect(health).toContain(`'${route}'`);
     const compose = readFileSync(join(root, 'docker-compose.yml'), 'utf8');
     for (const entry of ['dist/api/main.js', 'dist/workers/main.js']) {
       expect(templates).toContain(`"${entry}"`);
