@@ -52,20 +52,22 @@ install_tools() {
   if [[ ! -x "$helm" ]]; then
     command -v go >/dev/null || { echo "check-deploy: go is needed to build helm" >&2; exit 1; }
     # The -X flags are those of helm's own release build: the version it reports (a plain go install says only
-    # "v3.22") and the default Kubernetes version, 1 + client-go's major . its minor (client-go v0.37 in helm
-    # v3.22; a plain go install says 1.20). -s -w leave out debug data.
+    # "v3.22") and its default Kubernetes version, the one of its client-go (v0.37, i.e. Kubernetes 1.37; a plain
+    # go install says 1.20). -s -w leave out debug data.
     local pkg=helm.sh/helm/v3
     local kube=(-X "$pkg/pkg/lint/rules.k8sVersionMajor=1" -X "$pkg/pkg/lint/rules.k8sVersionMinor=37"
       -X "$pkg/pkg/chartutil.k8sVersionMajor=1" -X "$pkg/pkg/chartutil.k8sVersionMinor=37")
     install_step "helm $HELM_VERSION" env GOBIN="$tools/helm-$HELM_VERSION" GOFLAGS=-buildvcs=false \
       go install -ldflags "-s -w -X $pkg/internal/version.version=$HELM_VERSION ${kube[*]}" "$pkg/cmd/helm@$HELM_VERSION"
   fi
-  if [[ ! -x "$venv/bin/kubernetes-validate" || ! -x "$venv/bin/check-jsonschema" ]]; then
+  # The marker is written last, so an interrupted install is redone.
+  if [[ ! -e "$venv/.installed" ]]; then
     rm -rf "$venv"
     install_step "a Python virtual environment" python3 -m venv "$venv"
     install_step "kubernetes-validate $KUBERNETES_VALIDATE_VERSION and check-jsonschema $CHECK_JSONSCHEMA_VERSION" \
       env PIP_CACHE_DIR="$tools/pip-cache" "$venv/bin/pip" install --quiet --disable-pip-version-check \
       "kubernetes-validate==$KUBERNETES_VALIDATE_VERSION" "check-jsonschema==$CHECK_JSONSCHEMA_VERSION"
+    touch "$venv/.installed"
   fi
 }
 
