@@ -50,10 +50,19 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'faults',
+          include: ['test/backends/faults/**/*.test.ts'],
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'outage',
           include: ['test/backends/elasticsearch-outage.test.ts'],
           fileParallelism: false,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],

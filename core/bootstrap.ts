@@ -85,7 +85,9 @@ export async function createServices(config: Config, options: ServiceOptions = {
         config,
         attempts: config.JOB_ATTEMPTS,
       });
-  const limits = new UsageLimits(redis ? { kind: 'redis', client: redis } : { kind: 'sqlite', db: sqlite!.db }, config.RATE_LIMIT_PER_SECOND);
+  const limits = new UsageLimits(redis ? { kind: 'redis', client: redis } : { kind: 'sqlite', db: sqlite!.db }, config.RATE_LIMIT_PER_SECOND, (error) =>
+    logger.warn({ err: error }, 'rate limit and quota counters unavailable; request let through uncounted'),
+  );
 
   const services: Services = {
     config,
