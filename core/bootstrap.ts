@@ -23,12 +23,18 @@ export interface ServiceOptions {
   runWorkers?: boolean;
 }
 
+/**
+ * How long an operation waits for an unreachable MongoDB before it fails (the driver's default is 30 s): a request
+ * then gets its 503 in seconds, and the driver keeps looking for the server, so service resumes once it is back.
+ */
+const MONGODB_SELECTION_TIMEOUT_MS = 3_000;
+
 /** The store the configuration names: MongoDB when MONGODB_URL is set, else the embedded SQLite store. */
 export async function openStore(config: Config): Promise<Store> {
   // Server backends load only when configured: the embedded default starts without their modules.
   if (config.MONGODB_URL) {
     const { MongoStore } = await import('../storage/mongo/store.js');
-    return MongoStore.open(config.MONGODB_URL, config.MONGODB_DB);
+    return MongoStore.open(config.MONGODB_URL, config.MONGODB_DB, { clientOptions: { serverSelectionTimeoutMS: MONGODB_SELECTION_TIMEOUT_MS } });
   }
   return SqliteStore.open(config.DATA_DIR);
 }
