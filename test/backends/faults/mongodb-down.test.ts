@@ -16,7 +16,8 @@ let worker: OutputProcess;
 
 beforeAll(async () => {
   mongodb = await OwnBackend.start('mongodb');
-  env = productionEnv('mongodb-down', { MONGODB_URL: mongodb.url, JOB_LOCK_MS: '3000' });
+  // One attempt per stage: a write whose stage counted the outage as its own failure would end in `error`.
+  env = productionEnv('mongodb-down', { MONGODB_URL: mongodb.url, JOB_LOCK_MS: '3000', JOB_ATTEMPTS: '1' });
   api = await startApiProcess(env);
   worker = await startReadyWorker(env);
 });
@@ -78,6 +79,7 @@ describe('production mode: MongoDB down', () => {
       return body.status === 'completed' ? body : undefined;
     }, 120_000, 250);
     expect(done).toMatchObject({ received: 3, imported: 3, failed: 0 });
+    expect(worker.output()).toContain('database unreachable; the stage waits for it');
     for (const i of [1, 2, 3]) {
       const facts = (await client.get(`/v1/facts?user_id=m${i}&include_invalidated=true`)).body.facts;
       expect(facts.map((f: any) => `${f.predicate}:${f.object}`)).toEqual([`works_at:Firm${i}m`]);
