@@ -29,6 +29,18 @@ export interface ServiceOptions {
  */
 const MONGODB_SELECTION_TIMEOUT_MS = 3_000;
 
+/** While the counters are down every request would log it: once per this long is enough. */
+const COUNTERS_DOWN_LOG_EVERY_MS = 10_000;
+
+function atMostEvery<T>(intervalMs: number, action: (value: T) => void): (value: T) => void {
+  let last = Number.NEGATIVE_INFINITY;
+  return (value) => {
+    if (Date.now() - last < intervalMs) return;
+    last = Date.now();
+    action(value);
+  };
+}
+
 /** The store the configuration names: MongoDB when MONGODB_URL is set, else the embedded SQLite store. */
 export async function openStore(config: Config): Promise<Store> {
   // Server backends load only when configured: the embedded default starts without their modules.
@@ -91,8 +103,10 @@ export async function createServices(config: Config, options: ServiceOptions = {
         config,
         attempts: config.JOB_ATTEMPTS,
       });
-  const limits = new UsageLimits(redis ? { kind: 'redis', client: redis } : { kind: 'sqlite', db: sqlite!.db }, config.RATE_LIMIT_PER_SECOND, (error) =>
-    logger.warn({ err: error }, 'rate limit and quota counters unavailable; request let through uncounted'),
+  const limits = new UsageLimits(
+    redis ? { kind: 'redis', client: redis } : { kind: 'sqlite', db: sqlite!.db },
+    config.RATE_LIMIT_PER_SECOND,
+    atMostEvery(COUNTERS_DOWN_LOG_EVERY_MS, (error) => logger.warn({ err: error }, 'rate limit and quota counters unavailable; requests let through uncounted')),
   );
 
   const services: Services = {
