@@ -61,7 +61,8 @@ describe('SIGTERM', () => {
   it('an API process stops taking connections, answers the request in flight, and exits 0', async () => {
     const doomed = await startApiProcess(env);
     const inFlight = halfSentPost(doomed.url, '/v1/memories', { content: 'Sent across a shutdown.', user_id: 'term' });
-    await new Promise((r) => setTimeout(r, 300));
+    // Time for the idle process to accept the connection and read the headers.
+    await new Promise((r) => setTimeout(r, 500));
     const exited = exitOf(doomed.child);
     doomed.child.kill('SIGTERM');
     await waitForOutput(doomed.child, 'shutting down');
