@@ -9,6 +9,9 @@ import { defineConfig } from 'vitest/config';
  *   and runs its pipeline in an `npm run worker` process), the embedded/production parity test and the
  *   two-APIs-two-workers end-to-end file. Two files at a time, each on its own data: the end-to-end file's
  *   500-item batch keeps FerretDB busy on one core for minutes while the other files use the other.
+ * - "faults" (after them, one file at a time: they time outages and shutdowns): test/backends/faults/, Redis and
+ *   MongoDB servers of their own killed and restarted, SIGTERM to API and worker processes, the embedded mode
+ *   on a full disk.
  * - "outage" (after all of them, alone): elasticsearch-outage.test.ts stops and restarts the Elasticsearch node
  *   every other file shares.
  */
@@ -51,10 +54,19 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'faults',
+          include: ['test/backends/faults/**/*.test.ts'],
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'outage',
           include: ['test/backends/elasticsearch-outage.test.ts'],
           fileParallelism: false,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],

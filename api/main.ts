@@ -21,8 +21,14 @@ async function main() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    await running.close();
+    logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+    try {
+      await running.close();
+    } catch (error) {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+    logger.info('shut down');
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

@@ -2,6 +2,7 @@ import type { Context, Next } from 'koa';
 import { randomUUID } from 'node:crypto';
 import { ApiError, invalidKey, notFound } from '../core/errors.js';
 import { hashApiKey } from '../core/ids.js';
+import { outageErrorOf } from '../core/outages.js';
 import { principalOf, type Principal } from '../core/principal.js';
 import type { Services } from '../core/services.js';
 import { jsonShapeProblem } from './json-shape.js';
@@ -51,8 +52,12 @@ export function errorHandler(svc: Services) {
       if (error instanceof ApiError) sendError(ctx, error);
       else {
         const clientError = clientErrorOf(error);
+        const outage = clientError ? null : outageErrorOf(error);
         if (clientError) sendError(ctx, clientError);
-        else {
+        else if (outage) {
+          svc.logger.warn({ err: error, requestId, route: routeOf(ctx), status: outage.status }, 'backend unavailable');
+          sendError(ctx, outage);
+        } else {
           svc.logger.error({ err: error, requestId, route: routeOf(ctx) }, 'unhandled error');
           ctx.status = 500;
           ctx.body = { code: 'internal_error', message: 'Internal server error' };

@@ -33,11 +33,25 @@ export async function startServer(config: Config, options: ServiceOptions = {}):
     server,
     url: `http://${host}:${port}`,
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await closeGracefully(server, config.SHUTDOWN_GRACE_MS);
       await services.close();
     },
   };
+}
+
+/**
+ * Stops accepting connections and lets the requests in flight finish: idle keep-alive connections are closed as
+ * soon as they are idle, and whatever is still open after `graceMs` is closed.
+ */
+export async function closeGracefully(server: Server, graceMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  const idleSweep = setInterval(() => server.closeIdleConnections(), 50);
+  const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
+  server.closeIdleConnections();
+  try {
+    await closed;
+  } finally {
+    clearInterval(idleSweep);
+    clearTimeout(deadline);
+  }
 }

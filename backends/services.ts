@@ -66,10 +66,11 @@ function isOurs(entry: ServiceState): boolean {
 
 
 /** One probe: resolves true when the server answers a real request. */
-async function answers(name: ServiceName, port: number): Promise<boolean> {
+export async function answers(name: ServiceName, port: number): Promise<boolean> {
   try {
     if (name === 'redis') {
       const redis = new Redis(urlOf(name, port), { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1000 });
+      redis.on('error', () => undefined); // a refused probe is an answer of its own: not yet
       try {
         await redis.connect();
         return (await redis.ping()) === 'PONG';
@@ -93,7 +94,8 @@ async function answers(name: ServiceName, port: number): Promise<boolean> {
   }
 }
 
-function command(name: ServiceName, port: number, dir: string): { cmd: string; args: string[] } {
+/** How a service is launched on `port` with `dir` as its data folder (and working directory). */
+export function command(name: ServiceName, port: number, dir: string): { cmd: string; args: string[] } {
   if (name === 'redis') {
     return { cmd: ensureRedis(), args: ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no'] };
   }

@@ -23,12 +23,30 @@ export interface ServiceOptions {
   runWorkers?: boolean;
 }
 
+/**
+ * How long an operation waits for an unreachable MongoDB before it fails (the driver's default is 30 s): a request
+ * then gets its 503 in seconds, and the driver keeps looking for the server, so service resumes once it is back.
+ */
+const MONGODB_SELECTION_TIMEOUT_MS = 3_000;
+
+/** While the counters are down every request would log it: once per this long is enough. */
+const COUNTERS_DOWN_LOG_EVERY_MS = 10_000;
+
+function atMostEvery<T>(intervalMs: number, action: (value: T) => void): (value: T) => void {
+  let last = Number.NEGATIVE_INFINITY;
+  return (value) => {
+    if (Date.now() - last < intervalMs) return;
+    last = Date.now();
+    action(value);
+  };
+}
+
 /** The store the configuration names: MongoDB when MONGODB_URL is set, else the embedded SQLite store. */
 export async function openStore(config: Config): Promise<Store> {
   // Server backends load only when configured: the embedded default starts without their modules.
   if (config.MONGODB_URL) {
     const { MongoStore } = await import('../storage/mongo/store.js');
-    return MongoStore.open(config.MONGODB_URL, config.MONGODB_DB);
+    return MongoStore.open(config.MONGODB_URL, config.MONGODB_DB, { clientOptions: { serverSelectionTimeoutMS: MONGODB_SELECTION_TIMEOUT_MS } });
   }
   return SqliteStore.open(config.DATA_DIR);
 }
@@ -85,7 +103,11 @@ export async function createServices(config: Config, options: ServiceOptions = {
         config,
         attempts: config.JOB_ATTEMPTS,
       });
-  const limits = new UsageLimits(redis ? { kind: 'redis', client: redis } : { kind: 'sqlite', db: sqlite!.db }, config.RATE_LIMIT_PER_SECOND);
+  const limits = new UsageLimits(
+    redis ? { kind: 'redis', client: redis } : { kind: 'sqlite', db: sqlite!.db },
+    config.RATE_LIMIT_PER_SECOND,
+    atMostEvery(COUNTERS_DOWN_LOG_EVERY_MS, (error) => logger.warn({ err: error }, 'rate limit and quota counters unavailable; requests let through uncounted')),
+  );
 
   const services: Services = {
     config,

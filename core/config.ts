@@ -57,6 +57,8 @@ export const configSchema = z.object({
    * picked up again within this plus a stalled-check interval (a quarter of it).
    */
   JOB_LOCK_MS: positiveInt(5_000),
+  /** On SIGTERM or SIGINT, how long requests in flight may take to finish before their connections are closed. */
+  SHUTDOWN_GRACE_MS: positiveInt(25_000),
 
   EMBEDDER: z.enum(['glove', 'openai', 'onnx']).default('glove'),
   /** EMBEDDER=onnx: a folder with model.onnx and tokenizer.json (`npm run --silent models:onnx` fetches one). */

@@ -22,9 +22,14 @@ export const quotaExceeded = (kind: 'write' | 'query', limit: number) =>
   new ApiError(429, 'quota_exceeded', `Monthly ${kind} quota of ${limit} reached (grace included); it resets at the next billing cycle`);
 export const rateLimited = (retryAfterSeconds: number) =>
   new ApiError(429, 'rate_limit_exceeded', 'Too many requests per second; retry later', { 'Retry-After': String(retryAfterSeconds) });
-export const queueUnavailable = () =>
-  new ApiError(503, 'queue_unavailable', 'The write queue is temporarily unavailable; nothing was stored, retry');
-export const countersUnavailable = () =>
-  new ApiError(503, 'service_unavailable', 'Rate limit and quota counters are temporarily unavailable; retry');
-export const searchUnavailable = () =>
-  new ApiError(503, 'search_unavailable', 'Vector search backend temporarily unavailable; retry');
+/** Seconds a 503 asks the client to wait: about what a restarted Redis or database needs to answer again. */
+export const OUTAGE_RETRY_AFTER_SECONDS = 5;
+const unavailable = (code: string, message: string) =>
+  new ApiError(503, code, message, { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) });
+
+export const queueUnavailable = () => unavailable('queue_unavailable', 'The write queue is temporarily unavailable; nothing was stored, retry');
+export const countersUnavailable = () => unavailable('service_unavailable', 'Rate limit and quota counters are temporarily unavailable; retry');
+export const storeUnavailable = () => unavailable('service_unavailable', 'The database is temporarily unavailable; retry');
+export const searchUnavailable = () => unavailable('search_unavailable', 'Vector search backend temporarily unavailable; retry');
+export const storageFull = () =>
+  new ApiError(507, 'insufficient_storage', 'The data volume is full; nothing more can be stored until space is freed');

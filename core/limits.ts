@@ -10,7 +10,8 @@ import {
 import type { Plan } from '../storage/types.js';
 import { asUrgentWrite } from '../storage/sqlite/write-lock.js';
 import { billingPeriod } from './clock.js';
-import { countersUnavailable, quotaExceeded, rateLimited } from './errors.js';
+import { countersUnavailable, quotaExceeded, rateLimited, storageFull } from './errors.js';
+import { isStorageFull } from './outages.js';
 import { PLANS, withGrace } from './plans.js';
 
 type QuotaKind = 'write' | 'query';
@@ -28,9 +29,14 @@ export class UsageLimits {
   private readonly rate: RateLimiterAbstract;
   private readonly quotas = new Map<string, RateLimiterAbstract>();
 
+  /**
+   * `onCountersDown` hears of each request let through uncounted: while Redis is unreachable the per-second limit
+   * and the query quota are not enforced, so reads of stored data keep working; writes are refused (see `consume`).
+   */
   constructor(
     private readonly backend: CounterBackend,
     ratePerSecond: number,
+    private readonly onCountersDown: (error: unknown) => void = () => undefined,
   ) {
     this.rate = this.limiter('rate', ratePerSecond, 1, /* durable */ false);
   }
@@ -63,13 +69,13 @@ export class UsageLimits {
     return limiter;
   }
 
-  /** Throws 429 rate_limit_exceeded with Retry-After when the key exceeds its per-second budget. */
+  /** Throws 429 rate_limit_exceeded with Retry-After when the key exceeds its per-second budget; lets the request through when the counters are down. */
   async checkRate(keyId: string): Promise<void> {
     try {
       await this.rate.consume(keyId, 1);
     } catch (error) {
       if (error instanceof RateLimiterRes) throw rateLimited(Math.max(1, Math.ceil(error.msBeforeNext / 1000)));
-      throw countersUnavailable();
+      this.onCountersDown(error);
     }
   }
 
@@ -78,7 +84,10 @@ export class UsageLimits {
     return this.backend.kind === 'sqlite' ? asUrgentWrite(this.backend.db, work) : work();
   }
 
-  /** Consumes `points` from a monthly quota (all or nothing); throws 429 quota_exceeded past the grace. */
+  /**
+   * Consumes `points` from a monthly quota (all or nothing); throws 429 quota_exceeded past the grace. When the
+   * counters are down a write is refused (503; 507 on a full disk) and a query goes through uncounted.
+   */
   async consume(kind: QuotaKind, workspaceId: string, plan: Plan, points = 1): Promise<void> {
     const limiter = this.quota(kind, plan);
     const key = `${workspaceId}:${billingPeriod()}`;
@@ -90,7 +99,8 @@ export class UsageLimits {
         await limiter.reward(key, points).catch(() => undefined);
         throw quotaExceeded(kind, kind === 'write' ? PLANS[plan].monthlyWrites : PLANS[plan].monthlyQueries);
       }
-      throw countersUnavailable();
+      if (kind === 'query') return this.onCountersDown(error);
+      throw isStorageFull(error) ? storageFull() : countersUnavailable();
     }
   }
 

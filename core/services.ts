@@ -22,9 +22,10 @@ export interface Services {
 
 /**
  * The API-side connection (queue producers, rate limits, quotas) fails fast while
- * Redis is down, so requests get a 503 instead of hanging; BullMQ workers
- * duplicate it with `maxRetriesPerRequest: null`, as blocking commands need.
+ * Redis is down, so requests get a 503 instead of hanging: a command waits for at most
+ * three reconnection attempts, at most half a second apart. BullMQ workers duplicate it
+ * with `maxRetriesPerRequest: null`, as blocking commands need.
  */
 export function connectRedis(url: string): Redis {
-  return new Redis(url, { maxRetriesPerRequest: 2, connectTimeout: 5_000 });
+  return new Redis(url, { maxRetriesPerRequest: 2, connectTimeout: 5_000, retryStrategy: (attempt) => Math.min(attempt * 50, 500) });
 }

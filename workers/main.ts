@@ -21,9 +21,16 @@ async function main() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    services.logger.info({ signal }, 'worker shutting down');
-    await metrics?.close();
-    await services.close();
+    // Taking no new jobs, the workers finish the ones they hold; a job that cannot finish is handed back when its lock lapses.
+    services.logger.info({ signal }, 'worker shutting down: finishing its jobs');
+    try {
+      await metrics?.close();
+      await services.close();
+    } catch (error) {
+      services.logger.error({ err: error }, 'worker shutdown failed');
+      process.exit(1);
+    }
+    services.logger.info('worker shut down');
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

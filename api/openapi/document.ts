@@ -14,7 +14,7 @@ const errorDescriptions: Record<number, string> = {
   409: '`stale_write` or `fact_not_current`',
   422: '`invalid_request`: validation failed; the message names the field (`<field>: <reason>`)',
   429: '`rate_limit_exceeded` (with `Retry-After`, seconds) or `quota_exceeded`',
-  503: '`search_unavailable`, `queue_unavailable` or `service_unavailable`: a backend is temporarily down; retry',
+  503: '`search_unavailable`, `queue_unavailable` or `service_unavailable` (with `Retry-After`, seconds): a backend is temporarily down; retry',
 };
 
 // Dates are strings on the wire; document what the validator accepts.
@@ -126,6 +126,7 @@ export function buildOpenApiDocument(options: { version: string; serverUrl?: str
       {
         description,
         ...(status === '429' ? { headers: { 'Retry-After': { description: 'Seconds to wait (rate limit only)', schema: { type: 'string' } } } } : {}),
+        ...(status === '503' ? { headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'string' } } } } : {}),
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       },
     ]),

@@ -1,6 +1,7 @@
 import { DelayedError, type Job } from 'bullmq';
 import type { Logger } from '../../core/logger.js';
 import { timeStage } from '../../core/metrics.js';
+import { isStoreUnreachable } from '../../core/outages.js';
 import {
   contradictionStage1,
   contradictionStage2,
@@ -25,6 +26,9 @@ export interface ProcessorContext {
   outcomes: WriteOutcomes;
   logger: Logger;
 }
+
+/** How soon a stage that could not reach the database is tried again. */
+const STORE_RETRY_MS = 1_000;
 
 /** One pipeline stage as a BullMQ processor: reads its children's results, runs the stage function. */
 export abstract class StageProcessor<Output = unknown> {
@@ -58,6 +62,12 @@ export abstract class StageProcessor<Output = unknown> {
         throw new DelayedError();
       }
       this.turns.done(undefined, job.id!);
+      if (isStoreUnreachable(error)) {
+        // Not the write's failure: it waits for the database without spending an attempt, however long the outage.
+        this.ctx.logger.warn({ stage: this.stage, jobId: job.id, err: error }, 'database unreachable; the stage waits for it');
+        await job.moveToDelayed(Date.now() + STORE_RETRY_MS, token);
+        throw new DelayedError();
+      }
       throw error;
     }
     // Six lines per write at info would cost the worker more than a stage's queue work; the stage

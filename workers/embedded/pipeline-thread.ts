@@ -19,7 +19,7 @@ import { executeWrite, type PipelineResult } from './pipeline.js';
 const { config, writerPriority } = workerData as { config: Config; writerPriority: SharedArrayBuffer };
 const CHECKPOINT_EVERY_MS = 10_000;
 
-const ready = (async () => {
+const setUp = async () => {
   // This connection is the thread's alone: a commit's writes can be one transaction.
   const store = SqliteStore.open(config.DATA_DIR, { unitsInTransactions: true });
   // The API thread's writes answer requests: this thread's commits give way to them, and so does its stage work,
@@ -38,7 +38,8 @@ const ready = (async () => {
   // covers stretches with no writes to process, when only the API thread's own writes grow the log.
   setInterval(() => store.db.pragma('wal_checkpoint(PASSIVE)'), CHECKPOINT_EVERY_MS).unref();
   return { deps, logger, beforeStage };
-})();
+};
+let ready = setUp();
 
 export interface PipelineTask {
   job: WriteJob;
@@ -46,6 +47,7 @@ export interface PipelineTask {
 }
 
 export default async function runWrite({ job, owner }: PipelineTask): Promise<PipelineResult> {
-  const { deps, logger, beforeStage } = await ready;
+  // A set-up that failed (opening the database writes to it: a full disk fails it) is tried again by the next write.
+  const { deps, logger, beforeStage } = await ready.catch(() => (ready = setUp()));
   return executeWrite(deps, job, owner, { logger: logger.child({ memoryId: job.memoryId }), beforeStage });
 }

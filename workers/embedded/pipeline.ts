@@ -1,6 +1,7 @@
 import { BroadcastChannel } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../../core/logger.js';
+import { isStorageFull } from '../../core/outages.js';
 import {
   commitStage,
   contradictionStage1,
@@ -136,9 +137,13 @@ export class StageFailed extends Error {
 export type PipelineResult =
   | { kind: 'committed'; output: CommitOutput; timings: StageTimings }
   | { kind: 'wait'; timings: StageTimings }
+  | { kind: 'no-space'; timings: StageTimings }
   | { kind: 'failed'; stage: string; message: string; timings: StageTimings };
 
-/** Runs the pipeline, mapping "an earlier write is still processing" to a result rather than a failure. */
+/**
+ * Runs the pipeline, mapping "an earlier write is still processing" and "the disk is full" (nothing of the write
+ * is committed: SQLite rolled the transaction back) to results rather than failures of the write.
+ */
 export async function executeWrite(deps: PipelineDeps, ref: WriteRef, owner: string, options: PipelineRunOptions = {}): Promise<PipelineResult> {
   const timings: StageTimings = {};
   try {
@@ -146,6 +151,7 @@ export async function executeWrite(deps: PipelineDeps, ref: WriteRef, owner: str
     return { kind: 'committed', output, timings };
   } catch (error) {
     if (error instanceof EarlierWritePending) return { kind: 'wait', timings };
+    if (isStorageFull(error)) return { kind: 'no-space', timings };
     if (error instanceof StageFailed) return { kind: 'failed', stage: error.stage, message: error.message, timings };
     throw error;
   }

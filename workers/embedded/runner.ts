@@ -4,6 +4,7 @@ import { Piscina } from 'piscina';
 import type { Config } from '../../core/config.js';
 import type { Logger } from '../../core/logger.js';
 import { recordStageTimings } from '../../core/metrics.js';
+import { isStorageFull } from '../../core/outages.js';
 import type { PipelineDeps } from '../../pipeline/write/stages.js';
 import type { WriteOutcomes } from '../outcomes.js';
 import type { SqliteStore } from '../../storage/sqlite/store.js';
@@ -29,6 +30,9 @@ export interface EmbeddedRunnerOptions {
   leaseMs?: number;
   backoffMs?: number;
 }
+
+/** How soon a write that met a full disk is tried again. */
+const NO_SPACE_RETRY_MS = 1_000;
 
 /** One pipeline thread per core: the API thread mostly waits on I/O, the stages are CPU work. */
 export const defaultPipelineThreads = () => Math.max(1, availableParallelism());
@@ -128,6 +132,9 @@ export class EmbeddedQueue implements WriteQueue {
   private readonly statements;
   private readonly db: SqliteStore['db'];
   private readonly finished: FinishedWrites;
+  /** Claims to give back that could not be, the disk being full: tried again on every turn of the loop. */
+  private readonly unreturned = new Map<string, JobRow>();
+  private diskFull = false;
 
   constructor(
     private readonly store: SqliteStore,
@@ -155,7 +162,10 @@ export class EmbeddedQueue implements WriteQueue {
       ),
       relane: db.prepare('UPDATE jobs SET lane = scope_hash % ? WHERE lane != scope_hash % ?'),
       scope: db.prepare('SELECT agent_id, user_id FROM memories WHERE workspace_id = ? AND id = ?'),
-      later: db.prepare(`UPDATE jobs SET state = 'pending', run_after = ?, attempts = attempts - 1, updated_at = ? WHERE id = ?`),
+      // Only while the claim that is given back still holds the job.
+      later: db.prepare(
+        `UPDATE jobs SET state = 'pending', run_after = ?, attempts = attempts - 1, updated_at = ? WHERE id = ? AND state = 'running' AND attempts = ?`,
+      ),
       failed: db.prepare(`UPDATE jobs SET state = 'failed', last_error = ?, updated_at = ? WHERE id = ?`),
       retry: db.prepare(`UPDATE jobs SET state = 'pending', run_after = ?, last_error = ?, updated_at = ? WHERE id = ?`),
     };
@@ -275,7 +285,7 @@ export class EmbeddedQueue implements WriteQueue {
 
   private async run(): Promise<void> {
     while (this.running) {
-      for (const { lane, row } of await this.claimReady()) {
+      for (const { lane, row } of await this.claimReadyUnlessDiskFull()) {
         this.active[lane]++;
         const task = this.process(lane, row).finally(() => {
           this.active[lane]--;
@@ -296,28 +306,79 @@ export class EmbeddedQueue implements WriteQueue {
     }
   }
 
+  /**
+   * On a full disk nothing can be claimed (a claim is a write): the loop keeps turning, retrying the claims it
+   * could not give back, until space returns.
+   */
+  private async claimReadyUnlessDiskFull(): Promise<{ lane: number; row: JobRow & { job: WriteJob } }[]> {
+    try {
+      for (const row of this.unreturned.values()) this.giveBack(row, 0);
+      const claimed = await this.claimReady();
+      // Claiming nothing writes nothing: only a claim proves that there is space again.
+      if (claimed.length > 0) this.noteDiskFull(false);
+      return claimed;
+    } catch (error) {
+      if (!isStorageFull(error)) throw error;
+      this.noteDiskFull(true);
+      return [];
+    }
+  }
+
+  private noteDiskFull(full: boolean): void {
+    if (full === this.diskFull) return;
+    this.diskFull = full;
+    if (full) this.logger.error('the data volume is full: writes wait until space is freed');
+    else this.logger.info('space on the data volume again: writes resume');
+  }
+
+  /** Not the write's failure (an earlier write of its scope is unfinished, or the disk is full): the attempt is given back. */
+  private giveBack(row: JobRow, delayMs: number): void {
+    try {
+      this.statements.later.run(Date.now() + delayMs, Date.now(), row.id, row.attempts);
+      this.unreturned.delete(row.id);
+    } catch (error) {
+      if (!isStorageFull(error)) throw error;
+      this.noteDiskFull(true);
+      this.unreturned.set(row.id, row);
+    }
+  }
+
+  /** A full disk is not the write's failure: it is tried again, without spending an attempt, until there is space. */
+  private waitForSpace(row: JobRow): void {
+    this.noteDiskFull(true);
+    this.giveBack(row, NO_SPACE_RETRY_MS);
+  }
+
   private async process(lane: number, row: JobRow & { job: WriteJob }): Promise<void> {
     const { job } = row;
     try {
       const result = await this.executorFor().run(lane, job, `${this.owner}-${row.id}`);
       recordStageTimings(result.timings, result.kind === 'failed' ? result.stage : undefined);
       if (result.kind === 'failed') throw new Error(result.message);
-      if (result.kind === 'wait') {
-        // Not a failure: an earlier write of the scope is unfinished. Give the attempt back and look again shortly.
-        this.statements.later.run(Date.now() + 10, Date.now(), row.id);
-        return;
-      }
+      if (result.kind === 'wait') return this.giveBack(row, 10);
+      if (result.kind === 'no-space') return this.waitForSpace(row);
       this.finished.add({ jobId: row.id, job, output: result.output });
     } catch (error) {
-      if (row.attempts >= this.options.attempts) {
-        this.statements.failed.run(String(error), Date.now(), row.id);
-        await this.outcomes.failed(job, error);
-        announceWriteEnded();
-      } else {
-        const delay = this.backoffMs * 2 ** (row.attempts - 1);
-        this.logger.warn({ jobId: row.id, memoryId: job.memoryId, err: error, attempt: row.attempts, retryInMs: delay }, 'write stage failed; retrying');
-        this.statements.retry.run(Date.now() + delay, String(error), Date.now(), row.id);
+      if (isStorageFull(error)) return this.waitForSpace(row);
+      try {
+        await this.recordFailure(row, error);
+      } catch (recording) {
+        if (!isStorageFull(recording)) throw recording;
+        this.waitForSpace(row);
       }
+    }
+  }
+
+  private async recordFailure(row: JobRow & { job: WriteJob }, error: unknown): Promise<void> {
+    const { job } = row;
+    if (row.attempts >= this.options.attempts) {
+      this.statements.failed.run(String(error), Date.now(), row.id);
+      await this.outcomes.failed(job, error);
+      announceWriteEnded();
+    } else {
+      const delay = this.backoffMs * 2 ** (row.attempts - 1);
+      this.logger.warn({ jobId: row.id, memoryId: job.memoryId, err: error, attempt: row.attempts, retryInMs: delay }, 'write stage failed; retrying');
+      this.statements.retry.run(Date.now() + delay, String(error), Date.now(), row.id);
     }
   }
 

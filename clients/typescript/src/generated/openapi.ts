@@ -709,9 +709,11 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `search_unavailable`, `queue_unavailable` or `service_unavailable`: a backend is temporarily down; retry */
+        /** @description `search_unavailable`, `queue_unavailable` or `service_unavailable` (with `Retry-After`, seconds): a backend is temporarily down; retry */
         E503: {
             headers: {
+                /** @description Seconds to wait before retrying */
+                "Retry-After"?: string;
                 [name: string]: unknown;
             };
             content: {

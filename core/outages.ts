@@ -1,0 +1,38 @@
+import { ApiError, storageFull, storeUnavailable } from './errors.js';
+
+/**
+ * MongoDB driver errors that mean "the server cannot be reached right now", by name: the driver is loaded only
+ * when MONGODB_URL is set, so it is not imported here.
+ */
+const UNREACHABLE_MONGO_ERRORS = new Set([
+  'MongoServerSelectionError',
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoPoolClearedError',
+  'MongoNotConnectedError',
+  'MongoTopologyClosedError',
+  'MongoServerClosedError',
+]);
+
+function causes(error: unknown): any[] {
+  const chain: any[] = [];
+  for (let e: any = error; e && chain.length < 5; e = e.cause) chain.push(e);
+  return chain;
+}
+
+/** The database server (MongoDB) did not answer. */
+export function isStoreUnreachable(error: unknown): boolean {
+  return causes(error).some((e) => UNREACHABLE_MONGO_ERRORS.has(e?.name));
+}
+
+/** A write hit a full disk: SQLite's SQLITE_FULL, or ENOSPC from a file write. */
+export function isStorageFull(error: unknown): boolean {
+  return causes(error).some((e) => e?.code === 'SQLITE_FULL' || e?.code === 'ENOSPC');
+}
+
+/** The answer to a backend failure the caller can only wait out (503) or an operator must fix (507); null for any other error. */
+export function outageErrorOf(error: unknown): ApiError | null {
+  if (isStorageFull(error)) return storageFull();
+  if (isStoreUnreachable(error)) return storeUnavailable();
+  return null;
+}
