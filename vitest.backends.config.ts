@@ -31,6 +31,7 @@ export default defineConfig({
             'test/clients/**/*.test.ts',
             'test/backends/parity.test.ts',
             'test/backends/production.test.ts',
+            'test/backends/migration.test.ts',
           ],
           exclude: [
             '**/node_modules/**',

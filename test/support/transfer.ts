@@ -8,11 +8,15 @@ import { waitFor } from './wait.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-/** `npm run --silent admin -- …`'s entry point with `env`: exit status, stderr and the last stdout line parsed. */
+/**
+ * `npm run --silent admin -- …`'s entry point with `env` (the server URLs only when `env` has them: `npm run
+ * test:backends` sets them in this process): exit status, stderr and the last stdout line parsed.
+ */
 export function admin(env: Record<string, string>, ...args: string[]): { status: number | null; stderr: string; result: any } {
+  const { MONGODB_URL: _m, ELASTICSEARCH_URL: _e, REDIS_URL: _r, ...inherited } = process.env;
   const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'api', 'admin', 'cli.ts'), ...args], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+    env: { ...inherited, LOG_LEVEL: 'silent', ...env },
     encoding: 'utf8',
     timeout: 300_000,
   });
@@ -51,7 +55,7 @@ export async function seedWorkspace(api: ApiClient, settle: () => Promise<void>)
 }
 
 /** What the API shows of a workspace: memories (with facts), their histories, every fact, agents, audit, a search and a context block. */
-export async function workspaceView(api: ApiClient, ids: { updated: string; forgotten: string }) {
+export async function workspaceView(api: ApiClient, ids: { updated: string; forgotten: string }, options: { crossMode?: boolean } = {}) {
   const get = async (path: string) => {
     const r = await api.get(path);
     expect(r.status, `${path}: ${JSON.stringify(r.body)}`).toBe(200);
@@ -71,8 +75,13 @@ export async function workspaceView(api: ApiClient, ids: { updated: string; forg
     agents: await get('/v1/agents'),
     users: await get('/v1/users'),
     audit: await get('/v1/audit?limit=200'),
-    search: (await api.post('/v1/memories/search', { query: 'where does she live', user_id: 'maya', limit: 3 })).body,
-    context: await get('/v1/context?query=home%20city&user_id=maya'),
+    search: (await api.post('/v1/memories/search', { query: 'where does she live', user_id: 'maya', limit: 3 })).body.results.map((r: any) => ({
+      ...r,
+      // Elasticsearch scores cosine as (1 + cos) / 2 in float32: equal to the exact score to about 1e-7
+      score: options.crossMode ? Math.round(r.score * 1e4) / 1e4 : r.score,
+    })),
+    // The keyword side ranks by BM25 in FTS5 or Lucene, whose statistics differ (test/backends/parity.test.ts): compared within a mode only.
+    context: options.crossMode ? null : await get('/v1/context?query=home%20city&user_id=maya'),
   };
 }
 
