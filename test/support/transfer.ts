@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -28,6 +28,32 @@ export function admin(env: Record<string, string>, ...args: string[]): { status:
     result = null;
   }
   return { status: run.status, stderr: run.stderr, result };
+}
+
+/** `admin` without blocking this process's event loop (a server in this process keeps serving meanwhile). */
+export function adminAsync(env: Record<string, string>, ...args: string[]): Promise<{ status: number | null; stderr: string; result: any }> {
+  const { MONGODB_URL: _m, ELASTICSEARCH_URL: _e, REDIS_URL: _r, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'api', 'admin', 'cli.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...inherited, LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise((resolve) =>
+    child.on('close', (status) => {
+      const lines = stdout.trim().split('\n');
+      let result: any = null;
+      try {
+        result = JSON.parse(lines[lines.length - 1]);
+      } catch {
+        result = null;
+      }
+      resolve({ status, stderr, result });
+    }),
+  );
 }
 
 /**
