@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARED_CACHE_DIR, startTestServer, type TestServer } from '../support/server.js';
-import { admin, expectSameExport, exportLines, seedWorkspace, workspaceView } from '../support/transfer.js';
+import { startOpenAIStub } from '../support/openai-stub.js';
+import { admin, adminAsync, expectSameExport, exportLines, seedWorkspace, workspaceView } from '../support/transfer.js';
 
 /**
  * `admin workspace export` / `workspace restore` between two embedded data folders, over the real CLI and HTTP:
@@ -88,6 +89,26 @@ describe('workspace export and restore (embedded → embedded)', () => {
     const second = admin(embeddedEnv(dataDir), 'workspace', 'export', '--workspace', 'test', '--to', again);
     expect(second.status, second.stderr).toBe(0);
     expectSameExport(file, again);
+  });
+
+  it('re-embeds the same memories when the target uses another embedder', async () => {
+    const stub = await startOpenAIStub({ dimensions: 32 });
+    try {
+      const dataDir = tempDir();
+      const openai = { ...embeddedEnv(dataDir), EMBEDDER: 'openai', OPENAI_BASE_URL: stub.url, OPENAI_API_KEY: 'test', EMBEDDING_MODEL: 'stub-embed', EMBEDDING_DIMENSIONS: '32' };
+      const restored = await adminAsync(openai, 'workspace', 'restore', '--from', file);
+      expect(restored.status, restored.stderr).toBe(0);
+      expect(restored.result).toMatchObject({ vectors: 're-embedded', embedder: expect.stringContaining('/32') });
+      const again = join(tempDir(), 'reembedded.jsonl');
+      const second = await adminAsync(openai, 'workspace', 'export', '--workspace', 'test', '--to', again);
+      expect(second.status, second.stderr).toBe(0);
+      expectSameExport(file, again, { vectors: 'ids' });
+      const lines = exportLines(again);
+      expect(lines[0].embedder).toBe(restored.result.embedder);
+      expect(Buffer.from(lines.find((l) => l.kind === 'vector').vector, 'base64').length).toBe(32 * 4);
+    } finally {
+      await stub.close();
+    }
   });
 
   it('refuses bad, truncated and foreign files with a clear message, and writes nothing', async () => {
