@@ -35,6 +35,7 @@ export default defineConfig({
             'test/backends/parity.test.ts',
             'test/backends/search-limits.test.ts',
             'test/backends/production.test.ts',
+            'test/backends/migration.test.ts',
           ],
           exclude: [
             '**/node_modules/**',

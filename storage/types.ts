@@ -367,8 +367,47 @@ export interface SequenceRepository {
   next(name: string, count?: number): Promise<number>;
 }
 
+/**
+ * One record of a workspace as workspace export and restore carry it, in the record shapes above (so a
+ * record read from one backend is written to the other unchanged). `fact.sourceRefs` are the memory
+ * versions (`memoryId@version`) that extracted or confirmed the fact: what `listForMemory` finds it by.
+ */
+export type TransferRecord =
+  | { kind: 'workspace'; record: WorkspaceRecord }
+  | { kind: 'agent'; record: AgentRecord }
+  | { kind: 'key'; record: ApiKeyRecord }
+  | { kind: 'memory'; record: MemoryRecord }
+  | { kind: 'history'; record: HistoryEventRecord }
+  | { kind: 'fact'; record: FactRecord; sourceRefs: string[] }
+  | { kind: 'entity'; record: EntityRecord }
+  | { kind: 'audit'; record: AuditRecord };
+
+export type TransferKind = TransferRecord['kind'];
+
+/** The order `read` yields kinds in (and restore writes them in: the workspace record, first here, is written last). */
+export const TRANSFER_KINDS: TransferKind[] = ['workspace', 'agent', 'key', 'memory', 'history', 'fact', 'entity', 'audit'];
+
+/** A whole workspace's records, read and written verbatim (ids, timestamps, versions, sequence numbers). */
+export interface WorkspaceTransfer {
+  /**
+   * Every record of one workspace, kind by kind in TRANSFER_KINDS order; within a kind in a stable order
+   * (history: per memory oldest first as `history.list` orders it, so writing it back in this order keeps it).
+   * Batches (bulk-import progress), queued jobs, locks and vectors are not part of it.
+   */
+  read(workspaceId: string): AsyncIterable<TransferRecord>;
+  /** True when nothing of the workspace is stored: no workspace record (by id or by `slug`) and no record of any other kind. */
+  isEmpty(workspaceId: string, slug: string): Promise<boolean>;
+  /**
+   * Writes records exactly as given, insert-if-absent by id (a repeated write changes nothing, so an interrupted
+   * restore can be run again). SQLite writes one call in one transaction. Entities keep their ids and links,
+   * facts their source refs, agents their creation time (outside any cap).
+   */
+  write(records: TransferRecord[]): Promise<void>;
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'mongodb';
+  transfer: WorkspaceTransfer;
   workspaces: WorkspaceRepository;
   keys: ApiKeyRepository;
   agents: AgentRepository;

@@ -11,6 +11,7 @@ const pages = [
   ['Facts and timelines', '/facts-and-timelines'],
   ['Retrieval', '/retrieval'],
   ['Operations', '/operations'],
+  ['Backup and migration', '/backup-and-migration'],
   ['Security', '/security'],
   ['Architecture', '/architecture'],
   ['Benchmarks', '/benchmarks'],

@@ -10,7 +10,7 @@
  * the records this suite inserted, never through absolute counts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentRegistration, ApiKeyRecord, AuditRecord, FactRecord, HistoryEventRecord, Store, WorkspaceRecord } from '../types.js';
+import type { AgentRegistration, ApiKeyRecord, AuditRecord, FactRecord, HistoryEventRecord, MemoryRecord, Store, TransferRecord, WorkspaceRecord } from '../types.js';
 import { at, batch, fact, ids, memory, newWorkspaceId, sleep, sorted, uid } from './fixtures.js';
 
 export function describeStoreContract(
@@ -1114,6 +1114,92 @@ export function describeStoreContract(
         const firsts = await Promise.all(Array.from({ length: 20 }, () => store.sequences.next(name, 3)));
         const taken = firsts.flatMap((first) => [first, first + 1, first + 2]).sort((a, b) => a - b);
         expect(taken).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+      });
+    });
+
+    // ------------------------------------------------------------------ workspace transfer
+
+    describe('workspace transfer', () => {
+      /** One workspace's records of every kind, with fresh ids, as restore writes them. */
+      function records(ws: string, slug: string): TransferRecord[] {
+        const m1 = memory(ws, { id: uid('mem_1'), userId: 'u1', agentId: 'bot', content: 'I live in Oslo', metadata: { 'a.b': 1, $x: [true] }, status: 'ready', version: 2, seq: 7, createdAt: at(1), updatedAt: at(5) });
+        const m2 = memory(ws, { id: uid('mem_2'), content: '', status: 'ready', seq: 3, createdAt: at(2), updatedAt: at(6), deletedAt: at(6) });
+        const old = fact(ws, { userId: 'u1', agentId: 'bot', predicate: 'lives_in', object: 'Bergen', objectKey: 'bergen', seq: 4, validFrom: at(1), sourceMemoryId: m1.id, sourceMemoryIds: [m1.id], invalidAt: at(5), invalidatedBy: 'pending', confirmations: [`${m1.id}@1`] });
+        const now = fact(ws, { userId: 'u1', agentId: 'bot', predicate: 'lives_in', object: 'Oslo', objectKey: 'oslo', seq: 7, validFrom: at(5), validFromStated: false, sourceMemoryId: m1.id, sourceMemoryIds: [m1.id], sourceVersion: 2, invalidated: [old.id], confirmations: [`${m1.id}@2`, `${m2.id}@1`] });
+        old.invalidatedBy = now.id;
+        const history: HistoryEventRecord[] = [
+          { id: uid('hst_'), workspaceId: ws, memoryId: m1.id, event: 'created', at: at(1), factId: null, fact: null },
+          { id: uid('hst_'), workspaceId: ws, memoryId: m1.id, event: 'updated', at: at(5), factId: null, fact: null },
+          { id: uid('hst_'), workspaceId: ws, memoryId: m1.id, event: 'fact_invalidated', at: at(5), factId: old.id, fact: 'user lives_in Bergen' },
+          { id: uid('hst_'), workspaceId: ws, memoryId: m1.id, event: 'fact_extracted', at: at(5), factId: now.id, fact: 'user lives_in Oslo' },
+          { id: uid('hst_'), workspaceId: ws, memoryId: m2.id, event: 'deleted', at: at(6), factId: null, fact: null },
+        ];
+        return [
+          { kind: 'workspace', record: { id: ws, slug, plan: 'team', createdAt: at(0) } },
+          { kind: 'agent', record: { workspaceId: ws, agentId: 'bot', createdAt: at(1) } },
+          { kind: 'key', record: { id: uid('key_'), workspaceId: ws, hash: uid('restored:'), scopes: ['memories:read'], agentId: 'bot', createdAt: at(0), revokedAt: at(9) } },
+          { kind: 'memory', record: m1 },
+          { kind: 'memory', record: m2 },
+          ...history.map((record) => ({ kind: 'history' as const, record })),
+          { kind: 'fact', record: old, sourceRefs: [`${m1.id}@1`] },
+          { kind: 'fact', record: now, sourceRefs: [`${m1.id}@2`, `${m2.id}@1`] },
+          { kind: 'entity', record: { id: uid('ent_'), workspaceId: ws, agentId: 'bot', userId: 'u1', canonical: 'oslo', name: 'Oslo', type: 'place', aliases: ['christiania', 'oslo'], memoryIds: [m1.id], createdAt: at(1), updatedAt: at(5) } },
+          { kind: 'audit', record: { id: uid('aud_'), workspaceId: ws, ts: at(6), actor: 'key_x', action: 'memory.delete', result: 'ok', userId: null, targetId: m2.id, meta: { 'k.y': { $z: 1 } } } },
+        ];
+      }
+
+      const readAll = async (ws: string) => {
+        const out: TransferRecord[] = [];
+        for await (const r of store.transfer.read(ws)) out.push(r);
+        return out;
+      };
+
+      it('writes records verbatim and reads them back kind by kind; the repositories see them', async () => {
+        const ws = newWorkspaceId();
+        const slug = uid('tr-');
+        const all = records(ws, slug);
+        expect(await store.transfer.isEmpty(ws, slug)).toBe(true);
+        // workspace record last, as restore writes it
+        await store.transfer.write(all.slice(1));
+        await store.transfer.write(all.slice(0, 1));
+        expect(await store.transfer.isEmpty(ws, slug)).toBe(false);
+        expect(await store.transfer.isEmpty(newWorkspaceId(), slug)).toBe(false); // the slug is taken
+
+        const back = await readAll(ws);
+        expect(back.map((r) => r.kind)).toEqual(all.map((r) => r.kind));
+        expect(back).toEqual(all);
+
+        const [m1, m2] = all.filter((r) => r.kind === 'memory').map((r) => r.record as MemoryRecord);
+        const facts = all.filter((r) => r.kind === 'fact').map((r) => r.record as FactRecord);
+        expect(await store.memories.get(ws, m1.id)).toEqual(m1);
+        expect((await store.memories.list({ workspaceId: ws }, { limit: 10, offset: 0 })).items).toEqual([m1]);
+        expect(await store.history.list(ws, m1.id)).toEqual(all.filter((r) => r.kind === 'history' && r.record.memoryId === m1.id).map((r) => r.record));
+        expect(ids(await store.facts.listForMemory(ws, { memoryId: m2.id, version: 1 }))).toEqual([facts[1].id]);
+        expect(ids((await store.facts.query({ workspaceId: ws, asOf: at(3) }, { limit: 10, offset: 0 })).items)).toEqual([facts[0].id]);
+        expect((await store.entities.resolve({ workspaceId: ws }, 'christiania')).map((e) => e.name)).toEqual(['Oslo']);
+        expect((await store.entities.listByMemory(ws, m1.id)).map((e) => e.canonical)).toEqual(['oslo']);
+        expect(await store.agents.exists(ws, 'bot')).toBe(true);
+        expect(await store.agents.register(ws, 'other', 2, at(9))).toBe('created');
+        expect(await store.agents.register(ws, 'third', 2, at(9))).toBe('cap_exceeded');
+        expect((await store.audit.list({ workspaceId: ws }, { limit: 10, offset: 0 })).items).toEqual([all[all.length - 1].record]);
+      });
+
+      it('writes insert-if-absent: a repeated write changes nothing', async () => {
+        const ws = newWorkspaceId();
+        const all = records(ws, uid('tr-'));
+        await store.transfer.write(all);
+        const changed = all.map((r) => (r.kind === 'memory' ? { ...r, record: { ...r.record, content: 'changed' } } : r));
+        await store.transfer.write(changed);
+        expect(await readAll(ws)).toEqual(all);
+      });
+
+      it('reads nothing of other workspaces, and nothing for an unknown one', async () => {
+        const a = newWorkspaceId();
+        const b = newWorkspaceId();
+        await store.transfer.write(records(a, uid('tr-')));
+        await store.transfer.write(records(b, uid('tr-')));
+        expect((await readAll(a)).every((r) => (r.kind === 'workspace' ? r.record.id : r.record.workspaceId) === a)).toBe(true);
+        expect(await readAll(newWorkspaceId())).toEqual([]);
       });
     });
 

@@ -49,6 +49,22 @@ export function describeVectorIndexContract(
       await expect(index.ping()).resolves.toBeUndefined();
     });
 
+    it('exports a workspace\'s vectors exactly, by ascending id, and nothing of other workspaces', async () => {
+      const ws = newWorkspaceId();
+      const docs = Array.from({ length: 7 }, (_, i) => doc(ws, unit(1, i + 0.1234567, -(i + 1) / 3, 0.5), { id: `mem_${String(i).padStart(2, '0')}_${uid()}` }));
+      await index.upsert([...docs].reverse());
+      await index.upsert([doc(newWorkspaceId(), unit(1, 1, 1, 1))]);
+      await index.remove(ws, [docs[3].id]);
+      const out: { id: string; vector: Float32Array }[] = [];
+      for await (const v of index.exportVectors(ws)) out.push(v);
+      const kept = docs.filter((_, i) => i !== 3);
+      expect(out.map((v) => v.id)).toEqual(kept.map((d) => d.id));
+      for (const [i, v] of out.entries()) expect(Array.from(v.vector)).toEqual(Array.from(kept[i].vector));
+      const none: unknown[] = [];
+      for await (const v of index.exportVectors(newWorkspaceId())) none.push(v);
+      expect(none).toEqual([]);
+    });
+
     it('returns the top k by descending cosine, with cosine scores in [-1, 1]', async () => {
       const ws = newWorkspaceId();
       const q = unit(1, 0, 0, 0);

@@ -328,6 +328,33 @@ export class ElasticsearchVectorIndex implements VectorIndex {
     return { documents: field?.field_statistics?.doc_count ?? 0, frequencies };
   }
 
+  /** Pages by `memory_id` with `search_after` after a refresh (every acknowledged write is included). */
+  async *exportVectors(workspaceId: string): AsyncIterable<{ id: string; vector: Float32Array }> {
+    await this.ensureReady();
+    await this.call(() => this.client.indices.refresh({ index: this.index }));
+    for (let after: string | undefined; ; ) {
+      const response = await this.call(() =>
+        this.client.search<Pick<VectorSource, 'memory_id' | 'vector'>>({
+          index: this.index,
+          query: { bool: { filter: [{ term: { workspace_id: workspaceId } }] } },
+          sort: [{ memory_id: 'asc' }],
+          size: PURGE_PAGE,
+          _source: ['memory_id', 'vector'],
+          track_total_hits: false,
+          ...(after === undefined ? {} : { search_after: [after] }),
+        }),
+      );
+      const hits = response.hits.hits;
+      for (const hit of hits) {
+        if (!hit._source) continue;
+        if (hit._source.vector?.length !== this.dimensions) throw new Error(`Elasticsearch document ${hit._id} has no ${this.dimensions}-dimensional vector in its source`);
+        yield { id: hit._source.memory_id, vector: Float32Array.from(hit._source.vector) };
+      }
+      if (hits.length < PURGE_PAGE) return;
+      after = hits[hits.length - 1]._source!.memory_id;
+    }
+  }
+
   /** Reachable and the index exists (an `indices.exists` round trip; `HEAD /` needs the rest-root module). */
   async ping(): Promise<void> {
     const exists = await this.call(() => this.client.indices.exists({ index: this.index }));

@@ -14,7 +14,7 @@ export interface EntityDoc extends Omit<EntityRecord, 'id'> {
   _id: string;
 }
 
-const toRecord = (d: EntityDoc): EntityRecord => ({
+export const toRecord = (d: EntityDoc): EntityRecord => ({
   id: d._id,
   workspaceId: d.workspaceId,
   agentId: d.agentId ?? null,

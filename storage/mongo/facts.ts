@@ -14,7 +14,7 @@ export interface FactDoc extends Omit<FactRecord, 'id'> {
 
 const refOf = (s: MemoryVersionRef) => `${s.memoryId}@${s.version}`;
 
-const toDoc = (f: FactRecord): FactDoc => ({
+export const toDoc = (f: FactRecord): FactDoc => ({
   _id: f.id,
   workspaceId: f.workspaceId,
   userId: f.userId ?? null,
@@ -46,7 +46,7 @@ const toDoc = (f: FactRecord): FactDoc => ({
   sourceRefs: f.sourceMemoryId ? [refOf({ memoryId: f.sourceMemoryId, version: f.sourceVersion })] : [],
 });
 
-const toRecord = (d: FactDoc): FactRecord => ({
+export const toRecord = (d: FactDoc): FactRecord => ({
   id: d._id,
   workspaceId: d.workspaceId,
   userId: d.userId ?? null,

@@ -27,7 +27,7 @@ export interface MemoryDoc {
   deletedAt: string | null;
 }
 
-const toDoc = (m: MemoryRecord): MemoryDoc => ({
+export const toDoc = (m: MemoryRecord): MemoryDoc => ({
   _id: m.id,
   workspaceId: m.workspaceId,
   userId: m.userId ?? null,
@@ -45,7 +45,7 @@ const toDoc = (m: MemoryRecord): MemoryDoc => ({
   deletedAt: m.deletedAt ?? null,
 });
 
-const toRecord = (d: MemoryDoc): MemoryRecord => ({
+export const toRecord = (d: MemoryDoc): MemoryRecord => ({
   id: d._id,
   workspaceId: d.workspaceId,
   userId: d.userId ?? null,

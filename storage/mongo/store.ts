@@ -32,6 +32,7 @@ import {
   type SettingDoc,
   type WorkspaceDoc,
 } from './records.js';
+import { MongoWorkspaceTransfer } from './transfer.js';
 
 export interface MongoStoreOptions {
   /** Prefix for every collection name, to share one database between deployments. Default none. */
@@ -79,6 +80,7 @@ export class MongoStore implements Store {
   readonly locks: MongoLockRepository;
   readonly sequences: MongoSequenceRepository;
   readonly settings: MongoSettings;
+  readonly transfer: MongoWorkspaceTransfer;
 
   /** What the server lacks (FerretDB), see compat.ts. */
   readonly traits: ServerTraits;
@@ -129,6 +131,7 @@ export class MongoStore implements Store {
     this.locks = new MongoLockRepository(locks);
     this.sequences = new MongoSequenceRepository(sequences);
     this.settings = new MongoSettings(settings);
+    this.transfer = new MongoWorkspaceTransfer({ workspaces, keys, agents, memories, facts, entities, history, audit }, this.history);
 
     this.indexPlan = [
       [workspaces, workspaceIndexes],

@@ -35,7 +35,7 @@ interface FactRow {
   created_at: string;
 }
 
-const toRecord = (r: FactRow): FactRecord => ({
+export const toRecord = (r: FactRow): FactRecord => ({
   id: r.id,
   workspaceId: r.workspace_id,
   userId: r.user_id,

@@ -20,7 +20,7 @@ interface MemoryRow {
   deleted_at: string | null;
 }
 
-const toRecord = (r: MemoryRow): MemoryRecord => ({
+export const toRecord = (r: MemoryRow): MemoryRecord => ({
   id: r.id,
   workspaceId: r.workspace_id,
   userId: r.user_id,

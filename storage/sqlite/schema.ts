@@ -92,6 +92,9 @@ const migrations: string[] = [
   `,
 ];
 
+/** The schema version this code migrates to (PRAGMA user_version of an up-to-date database). */
+export const SCHEMA_VERSION = migrations.length;
+
 /**
  * Indexes for hot paths, created if missing at every open (idempotent, so they need no
  * migration number of their own).

@@ -16,6 +16,7 @@ import {
   SqliteWorkspaceRepository,
 } from './records.js';
 import { migrate } from './schema.js';
+import { SqliteWorkspaceTransfer } from './transfer.js';
 import { cachePreparedStatements } from './statement-cache.js';
 import { beginImmediate } from './write-lock.js';
 
@@ -63,6 +64,7 @@ export class SqliteStore implements Store {
   readonly locks;
   readonly sequences;
   readonly settings;
+  readonly transfer;
   /** The write unit this connection is running; the next one waits for it. */
   private unitInProgress: Promise<void> = Promise.resolve();
 
@@ -81,6 +83,7 @@ export class SqliteStore implements Store {
     this.batches = new SqliteBatchRepository(db);
     this.locks = new SqliteLockRepository(db);
     this.sequences = new SqliteSequenceRepository(db);
+    this.transfer = new SqliteWorkspaceTransfer(db);
     this.settings = {
       get: async (key: string) => (db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined)?.value ?? null,
       set: async (key: string, value: string) => {

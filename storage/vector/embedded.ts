@@ -160,6 +160,16 @@ export class EmbeddedVectorIndex implements VectorIndex {
     this.removeIds(filter.workspaceId, ids);
   }
 
+  async *exportVectors(workspaceId: string): AsyncIterable<{ id: string; vector: Float32Array }> {
+    const page = this.db.prepare('SELECT id, vec FROM vectors WHERE workspace_id = ? AND id > ? ORDER BY id LIMIT 500');
+    for (let after = ''; ; ) {
+      const rows = page.all(workspaceId, after) as { id: string; vec: Buffer }[];
+      for (const r of rows) yield { id: r.id, vector: fromBlob(r.vec) };
+      if (rows.length < 500) return;
+      after = rows[rows.length - 1].id;
+    }
+  }
+
   async search(vector: Float32Array, filter: VectorFilter, k: number): Promise<VectorHit[]> {
     if (!this.searchable) throw new Error('a writer vector index does not search');
     this.sync();

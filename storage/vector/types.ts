@@ -60,6 +60,8 @@ export interface VectorIndex {
   searchText(query: string, filter: VectorFilter, k: number): Promise<VectorHit[]>;
   /** Document frequencies of `query`'s words in the keyword index (over the whole index or a shard). */
   termStatistics(workspaceId: string, query: string): Promise<TermStatistics>;
+  /** Every vector of one workspace, by ascending id (workspace export; the other fields come from the memories). */
+  exportVectors(workspaceId: string): AsyncIterable<{ id: string; vector: Float32Array }>;
   ping(): Promise<void>;
   /** Number of vectors held, all workspaces together (for metrics). */
   size(): Promise<number>;
