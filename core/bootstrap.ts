@@ -9,6 +9,7 @@ import type { VectorIndex } from '../storage/vector/types.js';
 import type { Embedder } from '../pipeline/types.js';
 import { createEmbedder } from '../pipeline/embedding/index.js';
 import { createPipelineDeps, loadExtractors } from './pipeline-deps.js';
+import { startReranker } from './reranking.js';
 import { seedPrebuiltCaches } from './prebuilt-cache.js';
 import { EmbeddedQueue, defaultPipelineThreads } from '../workers/embedded/runner.js';
 import { WriteOutcomes } from '../workers/outcomes.js';
@@ -117,6 +118,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     queue,
     limits,
     pipeline,
+    reranker: startReranker(config, logger),
     redis,
     async close() {
       await queue.close();

@@ -6,6 +6,7 @@ import type { Store } from '../storage/types.js';
 import type { VectorIndex } from '../storage/vector/types.js';
 import type { WriteQueue } from '../workers/queue.js';
 import type { PipelineDeps } from '../pipeline/write/stages.js';
+import type { Reranker } from '../pipeline/retrieval/reranker.js';
 
 /** Everything a command needs; built once per process by `createServices`. */
 export interface Services {
@@ -16,6 +17,8 @@ export interface Services {
   queue: WriteQueue;
   limits: UsageLimits;
   pipeline: PipelineDeps;
+  /** Orders context candidates; absent when RERANKER=off. */
+  reranker?: Reranker;
   redis: Redis | null;
   close(): Promise<void>;
 }

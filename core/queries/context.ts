@@ -115,6 +115,14 @@ const FACT_SOURCE_TOP = 3;
 /** Most of the budget the facts may take; the rest is for memories. */
 const MAX_FACT_SHARE = 0.35;
 
+/**
+ * Fused candidates the reranker reads, best first. It runs them in one batch, so this bounds its cost per request;
+ * the rest keep their fused order behind them.
+ */
+const RERANK_CANDIDATES = 16;
+/** Characters of a memory the reranker is given: more than its piece limit holds. */
+const RERANK_LINE_CHARS = 600;
+
 /** Keyword hits; a keyword index that fails leaves context to the vectors (logged). */
 async function keywordHits(svc: Services, query: string, filter: VectorFilter): Promise<VectorHit[]> {
   try {
@@ -123,6 +131,24 @@ async function keywordHits(svc: Services, query: string, filter: VectorFilter): 
     svc.logger.warn({ err: error }, 'keyword search failed');
     return [];
   }
+}
+
+interface Candidate {
+  memory: MemoryRecord;
+  score: number;
+  content: string;
+}
+
+/**
+ * The best fused candidates in the reranker's order. They take the scores of the places they move into, so facts
+ * and the candidates behind them compare with them as before.
+ */
+async function reranked(svc: Services, query: string, candidates: Candidate[]): Promise<Candidate[]> {
+  if (!svc.reranker || candidates.length < 2) return candidates;
+  const head = candidates.slice(0, RERANK_CANDIDATES);
+  const scores = await svc.reranker.score(query, head.map(({ memory, content }) => memoryLine(memory, content.slice(0, RERANK_LINE_CHARS)).slice(2)));
+  const order = head.map((_, i) => i).sort((a, b) => scores[b] - scores[a] || a - b);
+  return [...order.map((i, place) => ({ ...head[i], score: head[place].score })), ...candidates.slice(RERANK_CANDIDATES)];
 }
 
 /**
@@ -166,7 +192,7 @@ export async function assembleContext(
 
   // Identical texts said twice add nothing the first did not.
   const seen = new Set<string>();
-  const memories = ranked.flatMap(({ memory, score }) => {
+  const deduplicated = ranked.flatMap(({ memory, score }) => {
     const content = oneLine(memory.content);
     const key = content.toLowerCase();
     if (seen.has(key)) return [];
@@ -174,6 +200,7 @@ export async function assembleContext(
     return [{ memory, score, content }];
   });
 
+  const memories = await reranked(svc, q.query, deduplicated);
   const factVectors = await factEmbeddings.get(svc.pipeline.embedder, liveFacts);
   const topSources = new Map(memories.slice(0, FACT_SOURCE_TOP).map(({ memory, score }) => [memory.id, score]));
   const cosineWithQuery = cosinesWith(vector);

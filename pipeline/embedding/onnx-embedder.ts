@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { InferenceSession, Tensor } from 'onnxruntime-node';
+import { importOnnxRuntime, type OnnxRuntime } from '../onnx.js';
 import type { Embedder } from '../types.js';
 import { readOnnxModelFolder, type OnnxModelFolder } from './onnx-model-folder.js';
 import { poolTokens } from './token-pooling.js';
@@ -25,20 +26,7 @@ export interface OnnxEmbedderOptions {
   threads?: number;
 }
 
-type OnnxRuntime = typeof import('onnxruntime-node');
-
 const DEFAULT_BATCH_SIZE = 32;
-
-async function importOnnxRuntime(): Promise<OnnxRuntime> {
-  try {
-    return await import('onnxruntime-node');
-  } catch (error) {
-    throw new Error(
-      `EMBEDDER=onnx needs the optional dependency onnxruntime-node, which could not be loaded ` +
-        `(npm ci installs it unless optional dependencies are omitted): ${(error as Error).message}`,
-    );
-  }
-}
 
 export class OnnxEmbedder implements Embedder {
   private constructor(
@@ -49,7 +37,7 @@ export class OnnxEmbedder implements Embedder {
 
   static async create(options: OnnxEmbedderOptions): Promise<OnnxEmbedder> {
     const folder = readOnnxModelFolder(options.modelDir);
-    const runtime = await importOnnxRuntime();
+    const runtime = await importOnnxRuntime('EMBEDDER=onnx');
     const modelBytes = readFileSync(folder.modelPath);
     const session = await runtime.InferenceSession.create(modelBytes, {
       intraOpNumThreads: options.threads ?? 1,

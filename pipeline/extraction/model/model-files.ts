@@ -1,23 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { z } from 'zod';
+import { shippedModelDir } from '../../onnx.js';
 
 /**
  * The shipped extractor: `model.onnx` (int8), `tokenizer.json` and `labels.json` (tag names, attribute heads,
  * word pattern, window size), as training/extraction/train.py writes them.
  */
-export const DEFAULT_EXTRACTOR_DIR = shippedModelDir();
-
-/** models/extractor in the nearest folder above this module that has it: the repository from the sources and from dist/. */
-function shippedModelDir(): string {
-  const start = dirname(fileURLToPath(import.meta.url));
-  for (let dir = start; ; dir = dirname(dir)) {
-    const candidate = join(dir, 'models', 'extractor');
-    if (existsSync(join(candidate, 'labels.json'))) return candidate;
-    if (dirname(dir) === dir) return join(start, '../../../models/extractor');
-  }
-}
+export const DEFAULT_EXTRACTOR_DIR = shippedModelDir('extractor', 'labels.json');
 
 const labelsSchema = z.object({
   format: z.literal(1),

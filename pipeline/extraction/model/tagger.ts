@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Tokenizer } from '@huggingface/tokenizers';
 import type { InferenceSession } from 'onnxruntime-node';
+import { importOnnxRuntime, type OnnxRuntime } from '../../onnx.js';
 import { readExtractorFiles, type ExtractorLabels } from './model-files.js';
 import { splitWords, windows, type Word } from './words.js';
 
@@ -11,20 +12,10 @@ export interface TaggedWord extends Word {
   heads: Record<string, number[]>;
 }
 
-type OnnxRuntime = typeof import('onnxruntime-node');
-
 const BATCH_WINDOWS = 32;
 /** Longer texts are cut here: 16,000 characters are about 130 windows, a bounded amount of work. */
 export const MAX_CHARACTERS = 20_000;
 const PIECE_CACHE_SIZE = 50_000;
-
-async function importOnnxRuntime(): Promise<OnnxRuntime> {
-  try {
-    return await import('onnxruntime-node');
-  } catch (error) {
-    throw new Error(`EXTRACTOR=model needs onnxruntime-node, which could not be loaded (npm ci installs it): ${(error as Error).message}`);
-  }
-}
 
 function softmax(values: ArrayLike<number>, from: number, count: number): number[] {
   let max = -Infinity;
@@ -56,7 +47,7 @@ export class WordTagger {
 
   static async load(dir?: string, threads = 1): Promise<WordTagger> {
     const files = readExtractorFiles(dir);
-    const runtime = await importOnnxRuntime();
+    const runtime = await importOnnxRuntime('EXTRACTOR=model');
     const session = await runtime.InferenceSession.create(readFileSync(files.modelPath), {
       intraOpNumThreads: threads,
       interOpNumThreads: 1,
