@@ -1,4 +1,5 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { STAGES, type Stage } from '../pipeline/write/flow.js';
 import { EarlierWritePending } from '../pipeline/write/stages.js';
 
 /**
@@ -24,26 +25,24 @@ const stageFailures = new Counter({
   registers: [processRegistry],
 });
 
-const queueStageName = (name: string) => name.replace(/^contradiction(\d)$/, 'contradiction-$1');
+const isStage = (name: string): name is Stage => (STAGES as readonly string[]).includes(name);
 
 /**
  * Records stage runs timed elsewhere (the embedded runner's pipeline threads have their own
- * registries, so they hand their timings back). `failedStage` ran last and threw.
+ * registries, so they hand their timings back). `failedStage` ran last and threw. Timings of
+ * anything but a stage of the write flow (the wait for a write's turn) are not stage runs.
  */
 export function recordStageTimings(timingsMs: Record<string, number>, failedStage?: string): void {
-  for (const [name, ms] of Object.entries(timingsMs)) {
-    if (name === 'turn') continue;
-    const stage = queueStageName(name);
-    const failed = name === failedStage;
+  for (const [stage, ms] of Object.entries(timingsMs)) {
+    if (!isStage(stage)) continue;
+    const failed = stage === failedStage;
     stageDuration.observe({ stage, outcome: failed ? 'error' : 'ok' }, ms / 1000);
     if (failed) stageFailures.inc({ stage });
   }
 }
 
 /** Times `work` as one run of `stage`; a throw counts as a failure and is rethrown. */
-export async function timeStage<T>(name: string, work: () => Promise<T>): Promise<T> {
-  // One vocabulary for both runners: the BullMQ queue names.
-  const stage = queueStageName(name);
+export async function timeStage<T>(stage: Stage, work: () => Promise<T>): Promise<T> {
   const end = stageDuration.startTimer({ stage });
   try {
     const result = await work();

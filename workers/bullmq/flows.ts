@@ -1,9 +1,9 @@
 import type { FlowJob, JobsOptions } from 'bullmq';
+import { FINAL_STAGE, WRITE_FLOW, type Stage } from '../../pipeline/write/flow.js';
 import type { WriteJob } from '../queue.js';
 
-/** One queue per pipeline stage, so each scales and shows on the dashboard on its own. */
-export const STAGES = ['embed', 'entities', 'facts', 'contradiction-1', 'contradiction-2', 'commit'] as const;
-export type Stage = (typeof STAGES)[number];
+/** One queue per pipeline stage (named after it), so each scales and shows on the dashboard on its own. */
+export { STAGES, type Stage } from '../../pipeline/write/flow.js';
 
 /** BullMQ job ids may not contain ':'; versions keep an update's flow apart from the add's. */
 export const jobIdOf = (job: Pick<WriteJob, 'memoryId' | 'version'>, stage: Stage) => `${job.memoryId}-v${job.version}-${stage}`;
@@ -14,9 +14,10 @@ export interface FlowOptions {
 }
 
 /**
- * The write flow: embed, entities and facts run in parallel; contradiction
- * stage 1 waits for facts, stage 2 for stage 1, and commit for everything.
- * Payloads carry ids only; content is read from the store by each stage.
+ * The write flow (pipeline/write/flow.ts) as a BullMQ flow: each stage is a job whose children are the
+ * stages it needs, under the final stage (commit). Every stage but the final one is needed by exactly one
+ * stage, so the tree holds each once: commit over embed, entities and contradiction-2, over contradiction-1,
+ * over facts. Payloads carry ids only; content is read from the store by each stage.
  */
 export function writeFlow(job: WriteJob, options: FlowOptions): FlowJob {
   const opts = (stage: Stage, hasChildren: boolean): JobsOptions => ({
@@ -31,8 +32,12 @@ export function writeFlow(job: WriteJob, options: FlowOptions): FlowJob {
     removeOnComplete: true,
     removeOnFail: { age: 7 * 24 * 3600 },
     // A stage that fails for good fails its parents too, so the write ends in `error` instead of hanging.
-    ...(stage === 'commit' ? {} : { failParentOnFailure: true }),
+    ...(stage === FINAL_STAGE ? {} : { failParentOnFailure: true }),
   });
-  const node = (stage: Stage, children?: FlowJob[]): FlowJob => ({ name: stage, queueName: stage, data: job, opts: opts(stage, children !== undefined), children });
-  return node('commit', [node('embed'), node('entities'), node('contradiction-2', [node('contradiction-1', [node('facts')])])]);
+  const node = (stage: Stage): FlowJob => {
+    const { needs } = WRITE_FLOW[stage];
+    const children = needs.length > 0 ? needs.map(node) : undefined;
+    return { name: stage, queueName: stage, data: job, opts: opts(stage, children !== undefined), children };
+  };
+  return node(FINAL_STAGE);
 }

@@ -2,22 +2,10 @@ import { DelayedError, type Job } from 'bullmq';
 import type { Logger } from '../../core/logger.js';
 import { timeStage } from '../../core/metrics.js';
 import { isStoreUnreachable } from '../../core/outages.js';
-import {
-  contradictionStage1,
-  contradictionStage2,
-  embedStage,
-  extractEntitiesStage,
-  extractFactsStage,
-  EarlierWritePending,
-  commitInTurn,
-  takeTurn,
-  turnScopeKey,
-  type PipelineDeps,
-} from '../../pipeline/write/stages.js';
-import type { CommitInput, FactsOutput, Stage1Output, Stage2Output } from '../../pipeline/write/types.js';
+import { FINAL_STAGE, ORDERING_POINT, STAGES, WRITE_FLOW, runStage, type Stage, type StageOutputs } from '../../pipeline/write/flow.js';
+import { EarlierWritePending, takeTurn, turnScopeKey, type PipelineDeps } from '../../pipeline/write/stages.js';
 import type { WriteOutcomes } from '../outcomes.js';
 import type { WriteJob } from '../queue.js';
-import type { Stage } from './flows.js';
 import { scopeToken, turnRetryDelayMs, type TurnWaiters } from './turn-waiters.js';
 
 export interface ProcessorContext {
@@ -92,6 +80,13 @@ export class ChildResults {
     private readonly read: () => Promise<Record<string, unknown>>,
   ) {}
 
+  /** The outputs of the stages `stage` needs (flow.ts), read in the order it lists them. */
+  async inputsOf(stage: Stage): Promise<StageOutputs> {
+    const inputs: Partial<Record<Stage, unknown>> = {};
+    for (const need of WRITE_FLOW[stage].needs) inputs[need] = await this.of(need);
+    return inputs as StageOutputs;
+  }
+
   async of<T>(stage: Stage): Promise<T> {
     this.values ??= this.read();
     const prefix = `${this.queuePrefix}:${stage}:`;
@@ -101,43 +96,27 @@ export class ChildResults {
   }
 }
 
-class EmbedProcessor extends StageProcessor {
-  readonly stage = 'embed' as const;
-  protected run(job: Job<WriteJob>) {
-    return embedStage(this.ctx.deps, job.data);
+/** A stage of the write flow that needs nothing from other writes: it runs as soon as its children have. */
+class FlowStageProcessor extends StageProcessor {
+  constructor(
+    ctx: ProcessorContext,
+    turns: TurnWaiters,
+    readonly stage: Stage,
+  ) {
+    super(ctx, turns);
   }
-}
 
-class EntitiesProcessor extends StageProcessor {
-  readonly stage = 'entities' as const;
-  protected run(job: Job<WriteJob>) {
-    return extractEntitiesStage(this.ctx.deps, job.data);
-  }
-}
-
-class FactsProcessor extends StageProcessor {
-  readonly stage = 'facts' as const;
-  protected run(job: Job<WriteJob>) {
-    return extractFactsStage(this.ctx.deps, job.data);
-  }
-}
-
-class Contradiction1Processor extends StageProcessor {
-  readonly stage = 'contradiction-1' as const;
   protected async run(job: Job<WriteJob>, children: ChildResults) {
-    return contradictionStage1(this.ctx.deps, job.data, await children.of<FactsOutput>('facts'));
+    return runStage(this.stage, this.ctx.deps, job.data, await children.inputsOf(this.stage), { owner: `bullmq-${job.id}` });
   }
 }
 
-class Contradiction2Processor extends StageProcessor {
-  readonly stage = 'contradiction-2' as const;
-  protected async run(job: Job<WriteJob>, children: ChildResults) {
-    return contradictionStage2(this.ctx.deps, job.data, await children.of<Stage1Output>('contradiction-1'));
-  }
-}
-
-class CommitProcessor extends StageProcessor {
-  readonly stage = 'commit' as const;
+/**
+ * The stage at BullMQ's ordering point (flow.ts), which is the final stage: it waits for the write's turn in
+ * its user scope, records the write's success, and its landing wakes the scope's next write.
+ */
+class OrderedFinalStageProcessor extends StageProcessor {
+  readonly stage = ORDERING_POINT.bullmq;
 
   protected async run(job: Job<WriteJob>, children: ChildResults) {
     // While an earlier write of the scope is unfinished this job waits and is retried:
@@ -146,13 +125,9 @@ class CommitProcessor extends StageProcessor {
     const scopeKey = turnScopeKey(turn);
     const scope = scopeKey === undefined ? undefined : scopeToken(scopeKey);
     this.turns.done(scope, job.id!);
-    const input: CommitInput = {
-      embed: await children.of('embed'),
-      entities: await children.of('entities'),
-      contradiction: await children.of<Stage2Output>('contradiction-2'),
-    };
+    const inputs = await children.inputsOf(this.stage);
     try {
-      const output = await commitInTurn(this.ctx.deps, job.data, turn, input, `bullmq-${job.id}`);
+      const output = await runStage(this.stage, this.ctx.deps, job.data, inputs, { owner: `bullmq-${job.id}`, turn });
       await this.ctx.outcomes.completed(job.data, output);
       // `scope` (hashed) lets every worker process wake the scope's next write (see TurnWaiters).
       return { skipped: output.skipped, scope };
@@ -177,8 +152,10 @@ class CommitProcessor extends StageProcessor {
   }
 }
 
+// The commit's return value ({ skipped, scope }) is what the commit queue's `completed` event carries to
+// every worker process: only the final stage can be the ordering point, whose landing ends a write's turn.
+const orderingPointIsFinal: typeof FINAL_STAGE = ORDERING_POINT.bullmq;
+
 export function createProcessors(ctx: ProcessorContext, turns: TurnWaiters): StageProcessor[] {
-  return [EmbedProcessor, EntitiesProcessor, FactsProcessor, Contradiction1Processor, Contradiction2Processor, CommitProcessor].map(
-    (Processor) => new Processor(ctx, turns),
-  );
+  return STAGES.map((stage) => (stage === orderingPointIsFinal ? new OrderedFinalStageProcessor(ctx, turns) : new FlowStageProcessor(ctx, turns, stage)));
 }

@@ -3,18 +3,13 @@ import { performance } from 'node:perf_hooks';
 import type { Logger } from '../../core/logger.js';
 import { isStorageFull } from '../../core/outages.js';
 import {
-  commitStage,
-  contradictionStage1,
-  contradictionStage2,
-  embedStage,
-  extractEntitiesStage,
-  extractFactsStage,
   isTurn,
   EarlierWritePending,
   scopeLockKey,
   scopeOf,
   type PipelineDeps,
 } from '../../pipeline/write/stages.js';
+import { ORDERING_POINT, FINAL_STAGE, runStage, splitAt, type Stage, type StageOutputs } from '../../pipeline/write/flow.js';
 import type { CommitOutput, WriteRef } from '../../pipeline/write/types.js';
 
 /**
@@ -80,10 +75,13 @@ export interface PipelineRunOptions {
   beforeStage?: () => Promise<void> | undefined;
 }
 
+/** The timing of the wait for the write's turn (not a stage: not counted in the stage metrics). */
+export const TURN_TIMING = 'turn';
+
 /**
- * Runs the six stages in their dependency order. The extraction stages do not depend on
- * other writes, so they run at once; contradiction and commit wait for the write's turn
- * in its user scope (arrival order), then run against the committed state.
+ * Runs the stages of the write flow (pipeline/write/flow.ts) in their order. The stages before the
+ * embedded ordering point do not depend on other writes, so they run at once, side by side; from it on,
+ * the stages wait for the write's turn in its user scope (arrival order), then run against the committed state.
  */
 export async function runPipeline(
   deps: PipelineDeps,
@@ -104,19 +102,19 @@ export async function runPipeline(
       timings[stage] = Math.round((performance.now() - started) * 100) / 100;
     }
   };
-  const [embed, entities, facts] = await Promise.all([
-    timed('embed', () => embedStage(deps, ref)),
-    timed('entities', () => extractEntitiesStage(deps, ref)),
-    timed('facts', () => extractFactsStage(deps, ref)),
-  ]);
+  const outputs = {} as StageOutputs;
+  const run = async (stage: Stage) => {
+    const output = await timed(stage, () => runStage(stage, deps, ref, outputs, { owner }));
+    (outputs as Record<Stage, unknown>)[stage] = output;
+  };
+  const { before, from } = splitAt(ORDERING_POINT.embedded);
+  await Promise.all(before.map(run));
   const scope = await scopeKeyOf(deps, ref);
-  await timed('turn', () => waitForTurn(deps, ref, scope, options.maxTurnWaitMs ?? 10_000));
-  const stage1 = await timed('contradiction1', () => contradictionStage1(deps, ref, facts));
-  const stage2 = await timed('contradiction2', () => contradictionStage2(deps, ref, stage1));
-  const output = await timed('commit', () => commitStage(deps, ref, { embed, entities, contradiction: stage2 }, owner));
+  await timed(TURN_TIMING, () => waitForTurn(deps, ref, scope, options.maxTurnWaitMs ?? 10_000));
+  for (const stage of from) await run(stage);
   announceWriteEnded(scope);
   options.logger?.debug({ memoryId: ref.memoryId, version: ref.version, timings }, 'pipeline finished');
-  return output;
+  return outputs[FINAL_STAGE];
 }
 
 /** Milliseconds per stage of one run; the runner reports them as metrics on its own thread. */
