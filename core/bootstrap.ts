@@ -91,15 +91,14 @@ export async function createServices(config: Config, options: ServiceOptions = {
       ? await loadExtractors(config)
       : undefined;
   const pipeline = createPipelineDeps(config, store, vectors, embedder, extractors);
-  const outcomes = new WriteOutcomes(store, logger);
   const bullmq = redis ? await import('../workers/bullmq/queue.js') : null;
   const queue: WriteQueue = bullmq && redis
-    ? new bullmq.BullMqQueue(redis, { prefix: config.QUEUE_PREFIX, deps: pipeline, outcomes, logger: logger.child({ component: 'bullmq' }) }, {
+    ? new bullmq.BullMqQueue(redis, { prefix: config.QUEUE_PREFIX, deps: pipeline, outcomes: new WriteOutcomes(store, logger), logger: logger.child({ component: 'bullmq' }) }, {
         attempts: config.JOB_ATTEMPTS,
         concurrency: bullmq.parseStageConcurrency(config.STAGE_CONCURRENCY),
         lockDurationMs: config.JOB_LOCK_MS,
       })
-    : new EmbeddedQueue(sqlite!, pipeline, outcomes, logger.child({ component: 'runner' }), {
+    : new EmbeddedQueue(sqlite!, pipeline, logger.child({ component: 'runner' }), {
         threads: config.PIPELINE_THREADS ?? defaultPipelineThreads(),
         config,
         attempts: config.JOB_ATTEMPTS,

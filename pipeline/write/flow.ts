@@ -91,6 +91,29 @@ export const FINAL_STAGE = 'commit' satisfies Stage;
  */
 export const ORDERING_POINT = { embedded: 'contradiction-1', bullmq: 'commit' } as const satisfies Record<'embedded' | 'bullmq', Stage>;
 
+/** A write's turn as a runner's wait took it. */
+export interface TakenTurn {
+  turn: Turn;
+  /** The user scope's lock key (scopeLockKey), when the wait knows it: what `TurnWait.ended` is told. */
+  scopeKey?: string;
+}
+
+/**
+ * How a runner makes a write wait at its ordering point, one implementation per runner:
+ * workers/embedded/turns.ts (a cross-thread message when a commit of the scope lands, else a short poll) and
+ * workers/bullmq/turn-waiters.ts (parked in the worker slot for a moment, else delayed and promoted when a
+ * commit of the scope lands in any worker process).
+ */
+export interface TurnWait {
+  /**
+   * Resolves with the write's turn once no earlier write of its user scope is unfinished. Throws
+   * EarlierWritePending when the runner should hand the write's slot to other work and try again later.
+   */
+  take(ref: WriteRef): Promise<TakenTurn>;
+  /** A write of the scope ended (undefined: a scope the runner does not know): the scope's waiting writes look again. */
+  ended(scopeKey: string | undefined): void;
+}
+
 /** The stages before and from `point`, in order. */
 export function splitAt(point: Stage): { before: Stage[]; from: Stage[] } {
   const at = STAGES.indexOf(point);

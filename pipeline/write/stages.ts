@@ -53,14 +53,18 @@ const SCOPE_LEASE_MS = 5_000;
 
 /** The memory at exactly this version, or why the stage should skip. */
 async function loadCurrent(store: Store, ref: WriteRef): Promise<MemoryRecord | Skipped> {
-  const memory = await store.memories.get(ref.workspaceId, ref.memoryId);
+  return currentOf(await store.memories.get(ref.workspaceId, ref.memoryId), ref);
+}
+
+/** `memory` (as read) if it is at exactly the version of `ref`, or why the write skips. */
+export function currentOf(memory: MemoryRecord | null, ref: WriteRef): MemoryRecord | Skipped {
   if (!memory) return { skipped: true, reason: 'missing' };
   if (memory.deletedAt) return { skipped: true, reason: 'forgotten' };
   if (memory.version !== ref.version) return { skipped: true, reason: 'superseded' };
   return memory;
 }
 
-const isSkipped = (value: unknown): value is Skipped => (value as Skipped)?.skipped === true;
+export const isSkipped = (value: unknown): value is Skipped => (value as Skipped)?.skipped === true;
 
 /** The instant facts from this write are valid from unless the text states a date. */
 export function referenceTimeOf(memory: MemoryRecord): Date {

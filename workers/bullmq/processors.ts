@@ -3,7 +3,7 @@ import type { Logger } from '../../core/logger.js';
 import { timeStage } from '../../core/metrics.js';
 import { isStoreUnreachable } from '../../core/outages.js';
 import { FINAL_STAGE, ORDERING_POINT, STAGES, WRITE_FLOW, runStage, type Stage, type StageOutputs } from '../../pipeline/write/flow.js';
-import { EarlierWritePending, takeTurn, turnScopeKey, type PipelineDeps } from '../../pipeline/write/stages.js';
+import { EarlierWritePending, type PipelineDeps } from '../../pipeline/write/stages.js';
 import type { WriteOutcomes } from '../outcomes.js';
 import type { WriteJob } from '../queue.js';
 import { scopeToken, turnRetryDelayMs, type TurnWaiters } from './turn-waiters.js';
@@ -121,8 +121,7 @@ class OrderedFinalStageProcessor extends StageProcessor {
   protected async run(job: Job<WriteJob>, children: ChildResults) {
     // While an earlier write of the scope is unfinished this job waits and is retried:
     // find that out before fetching and parsing the children's results.
-    const turn = await this.takeTurnInOrder(job);
-    const scopeKey = turnScopeKey(turn);
+    const { turn, scopeKey } = await this.turns.take(job.data);
     const scope = scopeKey === undefined ? undefined : scopeToken(scopeKey);
     this.turns.done(scope, job.id!);
     const inputs = await children.inputsOf(this.stage);
@@ -133,21 +132,7 @@ class OrderedFinalStageProcessor extends StageProcessor {
       return { skipped: output.skipped, scope };
     } finally {
       // The scope's next write, parked in this process, need not wait for the event.
-      if (scope !== undefined) this.turns.landed(scope);
-    }
-  }
-
-  /** The write's turn; EarlierWritePending once it has waited in its slot as long as it may (TurnWaiters.park). */
-  private async takeTurnInOrder(job: Job<WriteJob>) {
-    const parkedSince = Date.now();
-    for (;;) {
-      const landingsSeen = this.turns.landings;
-      try {
-        return await takeTurn(this.ctx.deps.store, job.data);
-      } catch (error) {
-        if (!(error instanceof EarlierWritePending) || error.scope === undefined) throw error;
-        if (!(await this.turns.park(scopeToken(error.scope), landingsSeen, parkedSince))) throw error;
-      }
+      this.turns.ended(scopeKey);
     }
   }
 }

@@ -1,7 +1,6 @@
 import { FlowProducer, Queue, QueueEvents, Worker, type ConnectionOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { hostname } from 'node:os';
-import { isTurn } from '../../pipeline/write/stages.js';
 import type { AcceptedWrites, MemoryVersions, WriteJob, WriteQueue } from '../queue.js';
 import { FlowBatches } from './flow-batches.js';
 import { STAGES, jobIdOf, writeFlow, type Stage } from './flows.js';
@@ -65,7 +64,7 @@ export class BullMqQueue implements WriteQueue {
     this.flows = new FlowProducer({ connection: conn, prefix: context.prefix });
     this.flowBatches = new FlowBatches((flows) => this.flows.addBulk(flows));
     // One commit slot stays free for the earlier writes that parked commits wait for.
-    this.turns = new TurnWaiters((job) => isTurn(context.deps.store, job.data as WriteJob), this.concurrencyOf('commit') - 1);
+    this.turns = new TurnWaiters(context.deps.store, this.concurrencyOf('commit') - 1);
   }
 
   async enqueue(jobs: WriteJob[]): Promise<void> {

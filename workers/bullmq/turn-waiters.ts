@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Job } from 'bullmq';
+import type { TakenTurn, TurnWait } from '../../pipeline/write/flow.js';
+import { EarlierWritePending, isTurn, takeTurn, turnScopeKey } from '../../pipeline/write/stages.js';
+import type { WriteRef } from '../../pipeline/write/types.js';
+import type { Store } from '../../storage/types.js';
+import type { WriteJob } from '../queue.js';
 
 /** A user scope as it may travel through Redis: hashed, so no user id lands in a queue's event stream. */
 export const scopeToken = (scopeKey: string) => createHash('sha256').update(scopeKey).digest('base64url').slice(0, 22);
@@ -33,8 +38,10 @@ interface Waiter {
  * commits run in arrival order, so it is the only one that can proceed, and asking the store
  * first is cheaper than a promotion that would only wait again. The others keep their delay,
  * so a scope with many writes in flight is not polled by all of them.
+ *
+ * This is the BullMQ runner's TurnWait (pipeline/write/flow.ts): `take` parks, `ended` is `landed`.
  */
-export class TurnWaiters {
+export class TurnWaiters implements TurnWait {
   private readonly byScope = new Map<string, Map<string, Waiter>>();
   private readonly waits = new Map<string, number>();
   private readonly parked = new Map<string, Set<() => void>>();
@@ -42,14 +49,31 @@ export class TurnWaiters {
   /** Commits landed so far: a commit that saw none land since it asked for its turn may park. */
   landings = 0;
 
-  /**
-   * `isTurn` tells whether a waiting job's earlier writes have all finished; `maxParked` is how
-   * many commits may park at once.
-   */
+  /** `store` tells whether a waiting job's earlier writes have all finished; `maxParked` is how many commits may park at once. */
   constructor(
-    private readonly isTurn: (job: Job) => Promise<boolean>,
+    private readonly store: Store,
     private readonly maxParked: number,
   ) {}
+
+  /** The write's turn; EarlierWritePending once it has waited in its slot as long as it may (park). */
+  async take(ref: WriteRef): Promise<TakenTurn> {
+    const parkedSince = Date.now();
+    for (;;) {
+      const landingsSeen = this.landings;
+      try {
+        const turn = await takeTurn(this.store, ref);
+        return { turn, scopeKey: turnScopeKey(turn) };
+      } catch (error) {
+        if (!(error instanceof EarlierWritePending) || error.scope === undefined) throw error;
+        if (!(await this.park(scopeToken(error.scope), landingsSeen, parkedSince))) throw error;
+      }
+    }
+  }
+
+  /** A write of the scope ended in this process: as `landed`, which the commit queue's events call for the others. */
+  ended(scopeKey: string | undefined): void {
+    if (scopeKey !== undefined) this.landed(scopeToken(scopeKey));
+  }
 
   /** A commit of the scope landed (here or in another process): parked commits ask again, the earliest delayed one is woken. */
   landed(token: string): void {
@@ -109,7 +133,7 @@ export class TurnWaiters {
     for (;;) {
       const next = this.earliest(token);
       // Not its turn yet: the earlier write's own commit will wake it (or its delay runs out).
-      if (!next || !(await this.isTurn(next.job).catch(() => false))) return;
+      if (!next || !(await isTurn(this.store, next.job.data as WriteJob).catch(() => false))) return;
       if (!this.remove(token, next)) continue; // woken meanwhile
       // A job that is not delayed any more (promoted elsewhere, or its delay ran out and it ran
       // in another process) leaves a stale entry: drop it and look at the next waiter.

@@ -2,37 +2,42 @@ import type { Logger } from '../../core/logger.js';
 import type { CommitOutput } from '../../pipeline/write/types.js';
 import type { SqliteStore } from '../../storage/sqlite/store.js';
 import { inWriteTransaction } from '../../storage/sqlite/write-lock.js';
+import { WriteOutcomes } from '../outcomes.js';
 import type { WriteJob } from '../queue.js';
 
 interface FinishedWrite {
-  jobId: string;
   job: WriteJob;
   output: CommitOutput;
 }
 
+/** A write's job row (one per memory version). */
+export const jobRowIdOf = (job: Pick<WriteJob, 'memoryId' | 'version'>) => `${job.memoryId}:v${job.version}`;
+
 /**
- * Writes whose commit has landed, recorded in groups: the job rows deleted and the batch items
+ * The embedded runner's WriteOutcomes. Writes whose commit has landed are recorded in groups: the job rows deleted and the batch items
  * counted in one transaction per turn of the event loop, instead of two per write. Each of those
  * transactions takes SQLite's single write lock, which the pipeline threads' commits also want.
  *
  * A crash before a group is recorded leaves its job rows: the writes are claimed again, their
  * commit finds them done, and they are recorded then (batch items count once).
  */
-export class FinishedWrites {
+export class FinishedWrites extends WriteOutcomes {
   private pending: FinishedWrite[] = [];
   private scheduled: NodeJS.Immediate | null = null;
   private readonly deleteJob;
 
   constructor(
-    private readonly store: SqliteStore,
-    private readonly logger: Logger,
+    private readonly sqlite: SqliteStore,
+    logger: Logger,
     private readonly onRecorded: () => void,
   ) {
-    this.deleteJob = store.db.prepare('DELETE FROM jobs WHERE id = ?');
+    super(sqlite, logger);
+    this.deleteJob = sqlite.db.prepare('DELETE FROM jobs WHERE id = ?');
   }
 
-  add(write: FinishedWrite): void {
-    this.pending.push(write);
+  /** Resolves at once: the write is recorded with its group, in this turn of the event loop's transaction. */
+  override async completed(job: WriteJob, output: CommitOutput): Promise<void> {
+    this.pending.push({ job, output });
     this.scheduled ??= setImmediate(() => void this.flush());
   }
 
@@ -44,16 +49,16 @@ export class FinishedWrites {
     if (writes.length === 0) return;
     const at = new Date().toISOString();
     try {
-      await inWriteTransaction(this.store.db, () => {
-        for (const { jobId } of writes) this.deleteJob.run(jobId);
-        for (const { workspaceId, batchId, indexes } of batchItems(writes)) this.store.batches.recordImportedRows(workspaceId, batchId, indexes, at);
+      await inWriteTransaction(this.sqlite.db, () => {
+        for (const { job } of writes) this.deleteJob.run(jobRowIdOf(job));
+        for (const { workspaceId, batchId, indexes } of batchItems(writes)) this.sqlite.batches.recordImportedRows(workspaceId, batchId, indexes, at);
       });
     } catch (error) {
       // The job rows stay claimed: their lease runs out, and the writes are recorded when they are claimed again.
       this.logger.error({ err: error, count: writes.length }, 'recording finished writes failed');
       return;
     }
-    for (const { job, output } of writes) this.logger.debug({ memoryId: job.memoryId, version: job.version, output }, 'write committed');
+    for (const { job, output } of writes) this.committed(job, output);
     this.onRecorded();
   }
 }

@@ -1,71 +1,10 @@
-import { BroadcastChannel } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../../core/logger.js';
 import { isStorageFull } from '../../core/outages.js';
-import {
-  isTurn,
-  EarlierWritePending,
-  scopeLockKey,
-  scopeOf,
-  type PipelineDeps,
-} from '../../pipeline/write/stages.js';
+import { EarlierWritePending, type PipelineDeps } from '../../pipeline/write/stages.js';
 import { ORDERING_POINT, FINAL_STAGE, runStage, splitAt, type Stage, type StageOutputs } from '../../pipeline/write/flow.js';
 import type { CommitOutput, WriteRef } from '../../pipeline/write/types.js';
-
-/**
- * Commits finished in any thread of this process. A write waiting for an earlier one
- * in its user scope re-checks when one lands, instead of polling the store in a tight loop.
- */
-const commits = new BroadcastChannel('engram:commits');
-commits.unref();
-/** Waiting writes by user scope; `*` wakes all of them. */
-const waiters = new Map<string, Set<() => void>>();
-const wake = (scope: string) => {
-  const woken = scope === '*' ? [...waiters.values()].flatMap((s) => [...s]) : [...(waiters.get(scope) ?? [])];
-  for (const w of woken) w();
-};
-commits.onmessage = (event) => wake(String((event as MessageEvent).data));
-
-/** Tells every thread (this one included) that a write of `scope` ended, so the scope's waiting writes look again. */
-export function announceWriteEnded(scope = '*'): void {
-  commits.postMessage(scope);
-  wake(scope);
-}
-
-/** A write from another process (or a missed message) is noticed by this poll. */
-const RECHECK_MS = 250;
-
-function nextCommit(scope: string): Promise<void> {
-  return new Promise((resolve) => {
-    let set = waiters.get(scope);
-    if (!set) waiters.set(scope, (set = new Set()));
-    const done = () => {
-      clearTimeout(timer);
-      set.delete(done);
-      if (set.size === 0 && waiters.get(scope) === set) waiters.delete(scope);
-      resolve();
-    };
-    const timer = setTimeout(done, RECHECK_MS);
-    set.add(done);
-  });
-}
-
-/**
- * Waits until every earlier write in the user scope has ended; after `maxWaitMs` it gives
- * up with EarlierWritePending so the runner can hand the slot to other work.
- */
-export async function waitForTurn(deps: PipelineDeps, ref: WriteRef, scope: string, maxWaitMs: number): Promise<void> {
-  const deadline = Date.now() + maxWaitMs;
-  while (!(await isTurn(deps.store, ref))) {
-    if (Date.now() >= deadline) throw new EarlierWritePending(ref.memoryId);
-    await nextCommit(scope);
-  }
-}
-
-async function scopeKeyOf(deps: PipelineDeps, ref: WriteRef): Promise<string> {
-  const memory = await deps.store.memories.get(ref.workspaceId, ref.memoryId);
-  return memory ? scopeLockKey(scopeOf(memory)) : '*';
-}
+import { ThreadTurns } from './turns.js';
 
 export interface PipelineRunOptions {
   logger?: Logger;
@@ -107,12 +46,12 @@ export async function runPipeline(
     const output = await timed(stage, () => runStage(stage, deps, ref, outputs, { owner }));
     (outputs as Record<Stage, unknown>)[stage] = output;
   };
+  const turns = new ThreadTurns(deps.store, options.maxTurnWaitMs ?? 10_000);
   const { before, from } = splitAt(ORDERING_POINT.embedded);
   await Promise.all(before.map(run));
-  const scope = await scopeKeyOf(deps, ref);
-  await timed(TURN_TIMING, () => waitForTurn(deps, ref, scope, options.maxTurnWaitMs ?? 10_000));
+  const { scopeKey } = await timed(TURN_TIMING, () => turns.take(ref));
   for (const stage of from) await run(stage);
-  announceWriteEnded(scope);
+  turns.ended(scopeKey);
   options.logger?.debug({ memoryId: ref.memoryId, version: ref.version, timings }, 'pipeline finished');
   return outputs[FINAL_STAGE];
 }

@@ -6,13 +6,13 @@ import type { Logger } from '../../core/logger.js';
 import { recordStageTimings } from '../../core/metrics.js';
 import { isStorageFull } from '../../core/outages.js';
 import type { PipelineDeps } from '../../pipeline/write/stages.js';
-import type { WriteOutcomes } from '../outcomes.js';
 import type { SqliteStore } from '../../storage/sqlite/store.js';
 import { inWriteTransaction, writeUrgently } from '../../storage/sqlite/write-lock.js';
 import { WriterPriority } from '../../storage/sqlite/writer-priority.js';
 import type { AcceptedWrites, MemoryVersions, WriteJob, WriteQueue } from '../queue.js';
-import { announceWriteEnded, executeWrite, type PipelineResult } from './pipeline.js';
-import { FinishedWrites } from './finished-writes.js';
+import { executeWrite, type PipelineResult } from './pipeline.js';
+import { FinishedWrites, jobRowIdOf } from './finished-writes.js';
+import { ThreadTurns } from './turns.js';
 import type { PipelineTask } from './pipeline-thread.js';
 import { threadModule } from '../threads/thread-module.js';
 
@@ -131,7 +131,9 @@ export class EmbeddedQueue implements WriteQueue {
   private executor: PipelineExecutor | null = null;
   private readonly statements;
   private readonly db: SqliteStore['db'];
-  private readonly finished: FinishedWrites;
+  /** The runner's WriteOutcomes: finished writes are recorded in groups. */
+  private readonly outcomes: FinishedWrites;
+  private readonly turns: ThreadTurns;
   /** Claims to give back that could not be, the disk being full: tried again on every turn of the loop. */
   private readonly unreturned = new Map<string, JobRow>();
   private diskFull = false;
@@ -139,12 +141,12 @@ export class EmbeddedQueue implements WriteQueue {
   constructor(
     private readonly store: SqliteStore,
     private readonly deps: PipelineDeps,
-    private readonly outcomes: WriteOutcomes,
     private readonly logger: Logger,
     private readonly options: EmbeddedRunnerOptions,
   ) {
     const db = (this.db = store.db);
-    this.finished = new FinishedWrites(store, logger, () => this.wake?.());
+    this.outcomes = new FinishedWrites(store, logger, () => this.wake?.());
+    this.turns = new ThreadTurns(store);
     this.leaseMs = options.leaseMs ?? 60_000;
     this.backoffMs = options.backoffMs ?? 200;
     this.perLane = options.writesPerThread ?? 8;
@@ -197,7 +199,7 @@ export class EmbeddedQueue implements WriteQueue {
     const lanes = this.lanes();
     for (const job of jobs) {
       const hash = scopeHashOf(job);
-      this.statements.insert.run(`${job.memoryId}:v${job.version}`, JSON.stringify(job), now, now, now, hash, hash % lanes);
+      this.statements.insert.run(jobRowIdOf(job), JSON.stringify(job), now, now, now, hash, hash % lanes);
     }
   }
 
@@ -357,7 +359,7 @@ export class EmbeddedQueue implements WriteQueue {
       if (result.kind === 'failed') throw new Error(result.message);
       if (result.kind === 'wait') return this.giveBack(row, 10);
       if (result.kind === 'no-space') return this.waitForSpace(row);
-      this.finished.add({ jobId: row.id, job, output: result.output });
+      await this.outcomes.completed(job, result.output);
     } catch (error) {
       if (isStorageFull(error)) return this.waitForSpace(row);
       try {
@@ -374,7 +376,8 @@ export class EmbeddedQueue implements WriteQueue {
     if (row.attempts >= this.options.attempts) {
       this.statements.failed.run(String(error), Date.now(), row.id);
       await this.outcomes.failed(job, error);
-      announceWriteEnded();
+      // Its scope is not known here: every waiting write looks again.
+      this.turns.ended(undefined);
     } else {
       const delay = this.backoffMs * 2 ** (row.attempts - 1);
       this.logger.warn({ jobId: row.id, memoryId: job.memoryId, err: error, attempt: row.attempts, retryInMs: delay }, 'write stage failed; retrying');
@@ -397,7 +400,7 @@ export class EmbeddedQueue implements WriteQueue {
     this.wake?.();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
-    await this.finished.flush();
+    await this.outcomes.flush();
     await this.executor?.close();
   }
 }
