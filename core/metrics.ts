@@ -1,6 +1,6 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { STAGES, type Stage } from '../pipeline/write/flow.js';
-import { EarlierWritePending } from '../pipeline/write/stages.js';
+import { EarlierWritePending } from '../pipeline/write/scope-order.js';
 
 /**
  * Process-wide Prometheus metrics: Node's own (event loop, memory, GC) and the

@@ -1,7 +1,7 @@
 import { notFound } from '../errors.js';
 import { requireScope, type Principal } from '../principal.js';
 import type { Services } from '../services.js';
-import { withScopeLock } from '../../pipeline/write/stages.js';
+import { withScopeLock } from '../../pipeline/write/scope-order.js';
 import { writeAudit } from './audit.js';
 
 /**

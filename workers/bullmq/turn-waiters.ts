@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Job } from 'bullmq';
 import type { TakenTurn, TurnWait } from '../../pipeline/write/flow.js';
-import { EarlierWritePending, isTurn, takeTurn, turnScopeKey } from '../../pipeline/write/stages.js';
+import { EarlierWritePending, isTurn, takeTurn, turnScopeKey } from '../../pipeline/write/scope-order.js';
 import type { WriteRef } from '../../pipeline/write/types.js';
 import type { Store } from '../../storage/types.js';
 import type { WriteJob } from '../queue.js';

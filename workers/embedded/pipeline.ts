@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../../core/logger.js';
 import { isStorageFull } from '../../core/outages.js';
-import { EarlierWritePending, type PipelineDeps } from '../../pipeline/write/stages.js';
+import { EarlierWritePending } from '../../pipeline/write/scope-order.js';
+import type { PipelineDeps } from '../../pipeline/write/stages.js';
 import { ORDERING_POINT, FINAL_STAGE, runStage, splitAt, type Stage, type StageOutputs } from '../../pipeline/write/flow.js';
 import type { CommitOutput, WriteRef } from '../../pipeline/write/types.js';
 import { ThreadTurns } from './turns.js';

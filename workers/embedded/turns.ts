@@ -1,6 +1,7 @@
 import { BroadcastChannel } from 'node:worker_threads';
 import type { TakenTurn, TurnWait } from '../../pipeline/write/flow.js';
-import { EarlierWritePending, currentOf, isSkipped, scopeLockKey, scopeOf, turnReached } from '../../pipeline/write/stages.js';
+import { currentOf, isSkipped } from '../../pipeline/write/current.js';
+import { EarlierWritePending, scopeLockKey, scopeOf, turnReached } from '../../pipeline/write/scope-order.js';
 import type { WriteRef } from '../../pipeline/write/types.js';
 import type { Store } from '../../storage/types.js';
 

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import type { ContradictionJudge, FactExtractor } from '../../../pipeline/types.js';
 import { factRules } from '../../../pipeline/extraction/fact-rules.js';
 import { normalizeObject, subjectKey } from '../../../pipeline/extraction/normalize.js';
-import { placeFact } from '../../../pipeline/write/stages.js';
+import { placeFact } from '../../../core/commands/fact-placement.js';
 import type { FactDraft } from '../../../pipeline/write/types.js';
 import { migrate } from '../../../storage/sqlite/schema.js';
 import { SqliteStore } from '../../../storage/sqlite/store.js';
