@@ -405,6 +405,13 @@ export interface WorkspaceTransfer {
   write(records: TransferRecord[]): Promise<void>;
 }
 
+/** A new write's records as the API accepts it: its memories, their `created` events, and its batch. */
+export interface WriteRecords {
+  memories: MemoryRecord[];
+  events: HistoryEventRecord[];
+  batch?: BatchRecord;
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'mongodb';
   transfer: WorkspaceTransfer;
@@ -431,6 +438,11 @@ export interface Store {
    * The one place for index-specific purges, such as rewriting a full-text index's segments.
    */
   scrubErased(): Promise<void>;
+  /**
+   * Stores a new write's batch, memories and `created` events: SQLite in one immediate transaction (all or none),
+   * MongoDB in that order. When it throws, some of the records may be stored (MongoDB): the caller withdraws them.
+   */
+  acceptWrites(records: WriteRecords): Promise<void>;
   /**
    * Runs `work` as one unit of writes where the backend can: SQLite, on a connection a pipeline
    * thread owns, runs it in one immediate transaction (the single write lock is taken once, not

@@ -3,7 +3,7 @@
  * the pipeline stages (embed, entities, facts, contradiction 1 and 2, commit):
  * in-process over the embedded store, or as BullMQ flows on Redis.
  */
-import type { BatchRecord, HistoryEventRecord, MemoryRecord } from '../storage/types.js';
+import type { WriteRecords } from '../storage/types.js';
 
 export interface WriteJob {
   workspaceId: string;
@@ -14,11 +14,8 @@ export interface WriteJob {
   itemIndex?: number;
 }
 
-/** A new write as the API accepts it: its memories, their `created` events, its batch, and its jobs. */
-export interface AcceptedWrites {
-  memories: MemoryRecord[];
-  events: HistoryEventRecord[];
-  batch?: BatchRecord;
+/** A new write as the API accepts it: its records (stored by `Store.acceptWrites`) and its jobs. */
+export interface AcceptedWrites extends WriteRecords {
   jobs: WriteJob[];
 }
 

@@ -456,6 +456,40 @@ export function describeStoreContract(
 
     // ------------------------------------------------------------------ facts
 
+    describe('accepting writes', () => {
+      const created = (m: MemoryRecord): HistoryEventRecord => ({
+        id: `evt_${m.id}`,
+        workspaceId: m.workspaceId,
+        memoryId: m.id,
+        event: 'created',
+        at: m.createdAt,
+        factId: null,
+        fact: null,
+      });
+
+      it('stores a batch, its memories and their created events, each readable as accepted', async () => {
+        const ws = newWorkspaceId();
+        const memories = Array.from({ length: 3 }, (_, i) => memory(ws, { userId: 'accept', seq: 200 + i, createdAt: at(i) }));
+        const b = batch(ws, 3, { memoryIds: ids(memories) });
+        await store.acceptWrites({ batch: b, memories, events: memories.map(created) });
+        expect(await store.batches.get(ws, b.id)).toEqual(b);
+        for (const m of memories) {
+          expect(await store.memories.get(ws, m.id)).toEqual(m);
+          expect(await store.history.list(ws, m.id)).toEqual([created(m)]);
+        }
+      });
+
+      it('stores a single write without a batch, and refuses a memory that is already stored', async () => {
+        const ws = newWorkspaceId();
+        const m = memory(ws, { userId: 'accept-one' });
+        await store.acceptWrites({ memories: [m], events: [created(m)] });
+        expect(await store.memories.get(ws, m.id)).toEqual(m);
+        expect(await store.history.list(ws, m.id)).toEqual([created(m)]);
+        await expect(store.acceptWrites({ memories: [{ ...m, content: 'again' }], events: [] })).rejects.toThrow();
+        expect(await store.memories.get(ws, m.id)).toEqual(m);
+      });
+    });
+
     describe('facts', () => {
       it('inserts if absent by id and reads back exactly', async () => {
         const ws = newWorkspaceId();

@@ -1,5 +1,5 @@
 import { MongoClient, type Collection, type Db, type Document, type IndexDescription, type MongoClientOptions } from 'mongodb';
-import type { Store } from '../types.js';
+import type { Store, WriteRecords } from '../types.js';
 import { detectServer, isNotImplemented, serializeUpdates, type ServerTraits } from './compat.js';
 import { MongoEntityRepository, entityIndexes, type EntityDoc } from './entities.js';
 import { MongoFactRepository, factIndexes, type FactDoc } from './facts.js';
@@ -192,6 +192,13 @@ export class MongoStore implements Store {
 
   /** Deleted documents leave WiredTiger's files as pages are reused or on `compact`; nothing to do per erasure. */
   async scrubErased(): Promise<void> {}
+
+  /** No transaction: records first, in this order (a failure leaves the caller to withdraw them). */
+  async acceptWrites({ batch, memories, events }: WriteRecords): Promise<void> {
+    if (batch) await this.batches.insert(batch);
+    await this.memories.insertMany(memories);
+    await this.history.append(events);
+  }
 
   /** No multi-document transactions here: the writes of a unit are idempotent instead. */
   async writeUnit<T>(work: () => Promise<T>): Promise<T> {

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Store } from '../types.js';
+import type { Store, WriteRecords } from '../types.js';
 import { SqliteEntityRepository } from './entities.js';
 import { SqliteFactRepository } from './facts.js';
 import { SqliteMemoryRepository } from './memories.js';
@@ -18,7 +18,8 @@ import {
 import { migrate } from './schema.js';
 import { SqliteWorkspaceTransfer } from './transfer.js';
 import { cachePreparedStatements } from './statement-cache.js';
-import { beginImmediate } from './write-lock.js';
+import { beginImmediate, inWriteTransaction } from './write-lock.js';
+import { SqliteJobs } from './jobs.js';
 
 /** Opens (creating if needed) the embedded database in `dataDir`. Safe to open from several processes. */
 export function openDatabase(dataDir: string): Database.Database {
@@ -65,6 +66,8 @@ export class SqliteStore implements Store {
   readonly sequences;
   readonly settings;
   readonly transfer;
+  /** The embedded runner's queue (not part of `Store`). */
+  readonly jobs;
   /** The write unit this connection is running; the next one waits for it. */
   private unitInProgress: Promise<void> = Promise.resolve();
 
@@ -84,6 +87,7 @@ export class SqliteStore implements Store {
     this.locks = new SqliteLockRepository(db);
     this.sequences = new SqliteSequenceRepository(db);
     this.transfer = new SqliteWorkspaceTransfer(db);
+    this.jobs = new SqliteJobs(db);
     this.settings = {
       get: async (key: string) => (db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined)?.value ?? null,
       set: async (key: string, value: string) => {
@@ -94,6 +98,19 @@ export class SqliteStore implements Store {
 
   static open(dataDir: string, options: { unitsInTransactions?: boolean } = {}): SqliteStore {
     return new SqliteStore(openDatabase(dataDir), options.unitsInTransactions);
+  }
+
+  /**
+   * One immediate transaction: the API thread takes SQLite's write lock once per request instead of once per
+   * table. `alsoInTransaction` joins it (the embedded runner's job rows), so a crash leaves all of it or none.
+   */
+  async acceptWrites({ batch, memories, events }: WriteRecords, alsoInTransaction?: () => void): Promise<void> {
+    await inWriteTransaction(this.db, () => {
+      if (batch) this.batches.insertRow(batch);
+      for (const memory of memories) this.memories.insertRow(memory);
+      this.history.appendRows(events);
+      alsoInTransaction?.();
+    });
   }
 
   async scrubErased(): Promise<void> {

@@ -73,11 +73,8 @@ export class BullMqQueue implements WriteQueue {
   }
 
   /** The store and Redis share no transaction: records first, then the flows (a failure leaves the caller to withdraw the records). */
-  async accept({ memories, events, batch, jobs }: AcceptedWrites): Promise<void> {
-    const { store } = this.context.deps;
-    if (batch) await store.batches.insert(batch);
-    await store.memories.insertMany(memories);
-    await store.history.append(events);
+  async accept({ jobs, ...records }: AcceptedWrites): Promise<void> {
+    await this.context.deps.store.acceptWrites(records);
     await this.enqueue(jobs);
   }
 

@@ -1,5 +1,6 @@
 import type { Logger } from '../../core/logger.js';
 import type { CommitOutput } from '../../pipeline/write/types.js';
+import { jobIdOf } from '../../storage/sqlite/jobs.js';
 import type { SqliteStore } from '../../storage/sqlite/store.js';
 import { inWriteTransaction } from '../../storage/sqlite/write-lock.js';
 import { WriteOutcomes } from '../outcomes.js';
@@ -9,9 +10,6 @@ interface FinishedWrite {
   job: WriteJob;
   output: CommitOutput;
 }
-
-/** A write's job row (one per memory version). */
-export const jobRowIdOf = (job: Pick<WriteJob, 'memoryId' | 'version'>) => `${job.memoryId}:v${job.version}`;
 
 /**
  * The embedded runner's WriteOutcomes. Writes whose commit has landed are recorded in groups: the job rows deleted and the batch items
@@ -24,7 +22,6 @@ export const jobRowIdOf = (job: Pick<WriteJob, 'memoryId' | 'version'>) => `${jo
 export class FinishedWrites extends WriteOutcomes {
   private pending: FinishedWrite[] = [];
   private scheduled: NodeJS.Immediate | null = null;
-  private readonly deleteJob;
 
   constructor(
     private readonly sqlite: SqliteStore,
@@ -32,7 +29,6 @@ export class FinishedWrites extends WriteOutcomes {
     private readonly onRecorded: () => void,
   ) {
     super(sqlite, logger);
-    this.deleteJob = sqlite.db.prepare('DELETE FROM jobs WHERE id = ?');
   }
 
   /** Resolves at once: the write is recorded with its group, in this turn of the event loop's transaction. */
@@ -50,7 +46,7 @@ export class FinishedWrites extends WriteOutcomes {
     const at = new Date().toISOString();
     try {
       await inWriteTransaction(this.sqlite.db, () => {
-        for (const { job } of writes) this.deleteJob.run(jobRowIdOf(job));
+        this.sqlite.jobs.remove(writes.map(({ job }) => jobIdOf(job)));
         for (const { workspaceId, batchId, indexes } of batchItems(writes)) this.sqlite.batches.recordImportedRows(workspaceId, batchId, indexes, at);
       });
     } catch (error) {

@@ -6,12 +6,13 @@ import type { Logger } from '../../core/logger.js';
 import { recordStageTimings } from '../../core/metrics.js';
 import { isStorageFull } from '../../core/outages.js';
 import type { PipelineDeps } from '../../pipeline/write/stages.js';
+import { jobIdOf, type JobRow, type SqliteJobs } from '../../storage/sqlite/jobs.js';
 import type { SqliteStore } from '../../storage/sqlite/store.js';
 import { inWriteTransaction, writeUrgently } from '../../storage/sqlite/write-lock.js';
 import { WriterPriority } from '../../storage/sqlite/writer-priority.js';
 import type { AcceptedWrites, MemoryVersions, WriteJob, WriteQueue } from '../queue.js';
 import { executeWrite, type PipelineResult } from './pipeline.js';
-import { FinishedWrites, jobRowIdOf } from './finished-writes.js';
+import { FinishedWrites } from './finished-writes.js';
 import { ThreadTurns } from './turns.js';
 import type { PipelineTask } from './pipeline-thread.js';
 import { threadModule } from '../threads/thread-module.js';
@@ -36,12 +37,6 @@ const NO_SPACE_RETRY_MS = 1_000;
 
 /** One pipeline thread per core: the API thread mostly waits on I/O, the stages are CPU work. */
 export const defaultPipelineThreads = () => Math.max(1, availableParallelism());
-
-interface JobRow {
-  id: string;
-  payload: string;
-  attempts: number;
-}
 
 /** A non-negative hash of a user scope: the writes of one scope share a lane. */
 const scopeHash = (workspaceId: string, agentId: string | null, userId: string | null) => hashOf(JSON.stringify([workspaceId, agentId, userId]));
@@ -129,7 +124,7 @@ export class EmbeddedQueue implements WriteQueue {
   private readonly perLane: number;
   private readonly inFlight = new Set<Promise<void>>();
   private executor: PipelineExecutor | null = null;
-  private readonly statements;
+  private readonly jobs: SqliteJobs;
   private readonly db: SqliteStore['db'];
   /** The runner's WriteOutcomes: finished writes are recorded in groups. */
   private readonly outcomes: FinishedWrites;
@@ -144,33 +139,13 @@ export class EmbeddedQueue implements WriteQueue {
     private readonly logger: Logger,
     private readonly options: EmbeddedRunnerOptions,
   ) {
-    const db = (this.db = store.db);
+    this.db = store.db;
+    this.jobs = store.jobs;
     this.outcomes = new FinishedWrites(store, logger, () => this.wake?.());
     this.turns = new ThreadTurns(store);
     this.leaseMs = options.leaseMs ?? 60_000;
     this.backoffMs = options.backoffMs ?? 200;
     this.perLane = options.writesPerThread ?? 8;
-    this.statements = {
-      insert: db.prepare(
-        `INSERT OR IGNORE INTO jobs (id, queue, payload, state, attempts, run_after, created_at, updated_at, order_key, scope_hash, lane)
-         VALUES (?, 'write', ?, 'pending', 0, ?, ?, ?, (SELECT COALESCE(MAX(order_key), 0) + 1 FROM jobs), ?, ?)`,
-      ),
-      // A lane's oldest ready job; the (lane, order_key) index makes this a short walk, whatever the backlog.
-      claim: db.prepare(
-        `UPDATE jobs SET state = 'running', run_after = ?, updated_at = ?, attempts = attempts + 1
-         WHERE id = (SELECT id FROM jobs INDEXED BY jobs_lane_order WHERE lane = ? AND state IN ('pending', 'running') AND run_after <= ?
-                     ORDER BY order_key LIMIT 1)
-         RETURNING id, payload, attempts`,
-      ),
-      relane: db.prepare('UPDATE jobs SET lane = scope_hash % ? WHERE lane != scope_hash % ?'),
-      scope: db.prepare('SELECT agent_id, user_id FROM memories WHERE workspace_id = ? AND id = ?'),
-      // Only while the claim that is given back still holds the job.
-      later: db.prepare(
-        `UPDATE jobs SET state = 'pending', run_after = ?, attempts = attempts - 1, updated_at = ? WHERE id = ? AND state = 'running' AND attempts = ?`,
-      ),
-      failed: db.prepare(`UPDATE jobs SET state = 'failed', last_error = ?, updated_at = ? WHERE id = ?`),
-      retry: db.prepare(`UPDATE jobs SET state = 'pending', run_after = ?, last_error = ?, updated_at = ? WHERE id = ?`),
-    };
   }
 
   async enqueue(jobs: WriteJob[]): Promise<void> {
@@ -179,41 +154,35 @@ export class EmbeddedQueue implements WriteQueue {
     this.wake?.();
   }
 
-  /**
-   * One immediate transaction for the whole acceptance: the API thread takes SQLite's write
-   * lock once per request instead of once per table, and a crash leaves all of it or none.
-   */
-  async accept({ memories, events, batch, jobs }: AcceptedWrites): Promise<void> {
-    const scopes = new Map(memories.map((m) => [m.id, scopeHash(m.workspaceId, m.agentId, m.userId)]));
-    await inWriteTransaction(this.db, () => {
-      if (batch) this.store.batches.insertRow(batch);
-      for (const memory of memories) this.store.memories.insertRow(memory);
-      this.store.history.appendRows(events);
-      this.insertJobs(jobs, (job) => scopes.get(job.memoryId) ?? this.storedScopeHash(job));
-    });
+  /** The records and their job rows in one transaction (SqliteStore.acceptWrites): a crash leaves all of it or none. */
+  async accept({ jobs, ...records }: AcceptedWrites): Promise<void> {
+    const scopes = new Map(records.memories.map((m) => [m.id, scopeHash(m.workspaceId, m.agentId, m.userId)]));
+    await this.store.acceptWrites(records, () => this.insertJobs(jobs, (job) => scopes.get(job.memoryId) ?? this.storedScopeHash(job)));
     this.wake?.();
   }
 
   private insertJobs(jobs: WriteJob[], scopeHashOf: (job: WriteJob) => number): void {
-    const now = Date.now();
     const lanes = this.lanes();
-    for (const job of jobs) {
-      const hash = scopeHashOf(job);
-      this.statements.insert.run(jobRowIdOf(job), JSON.stringify(job), now, now, now, hash, hash % lanes);
-    }
+    this.jobs.insert(
+      jobs.map((job) => {
+        const scopeHash = scopeHashOf(job);
+        return { id: jobIdOf(job), payload: JSON.stringify(job), scopeHash, lane: scopeHash % lanes };
+      }),
+      Date.now(),
+    );
   }
 
   async forgetMemories(workspaceId: string, memories: MemoryVersions[]): Promise<void> {
-    const del = this.db.prepare(`DELETE FROM jobs WHERE id = ? AND json_extract(payload, '$.workspaceId') = ?`);
-    this.db.transaction(() => {
-      for (const { id, version } of memories) for (let v = 1; v <= version; v++) del.run(`${id}:v${v}`, workspaceId);
-    }).immediate();
+    this.jobs.forget(
+      workspaceId,
+      memories.flatMap(({ id, version }) => Array.from({ length: version }, (_, i) => jobIdOf({ memoryId: id, version: i + 1 }))),
+    );
   }
 
   async startWorkers(): Promise<void> {
     if (this.running) return;
     // Jobs queued under another thread count move to their lane for this one.
-    this.statements.relane.run(this.lanes(), this.lanes());
+    this.jobs.relane(this.lanes());
     this.active = Array.from({ length: this.lanes() }, () => 0);
     this.reconcile();
     this.running = true;
@@ -227,18 +196,13 @@ export class EmbeddedQueue implements WriteQueue {
 
   /** The scope hash of a job's stored memory. */
   private storedScopeHash(job: WriteJob): number {
-    const row = this.statements.scope.get(job.workspaceId, job.memoryId) as { agent_id: string | null; user_id: string | null } | undefined;
+    const row = this.jobs.memoryScope(job.workspaceId, job.memoryId);
     return row ? scopeHash(job.workspaceId, row.agent_id, row.user_id) : hashOf(job.memoryId);
   }
 
   /** A write accepted just before a crash may have no job row yet: give every such memory one. */
   private reconcile(): void {
-    const orphans = this.db
-      .prepare(
-        `SELECT id, workspace_id, version FROM memories m WHERE status = 'processing' AND deleted_at IS NULL
-         AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.id = m.id || ':v' || m.version)`,
-      )
-      .all() as { id: string; workspace_id: string; version: number }[];
+    const orphans = this.jobs.orphans();
     if (orphans.length === 0) return;
     this.logger.warn({ count: orphans.length }, 're-enqueueing writes that had no job');
     void this.enqueue(orphans.map((o) => ({ workspaceId: o.workspace_id, memoryId: o.id, version: o.version })));
@@ -266,7 +230,7 @@ export class EmbeddedQueue implements WriteQueue {
 
   private claim(lane: number): (JobRow & { job: WriteJob }) | null {
     const now = Date.now();
-    const row = this.statements.claim.get(now + this.leaseMs, now, lane, now) as JobRow | undefined;
+    const row = this.jobs.claim(lane, now, now + this.leaseMs);
     return row ? { ...row, job: JSON.parse(row.payload) as WriteJob } : null;
   }
 
@@ -336,7 +300,7 @@ export class EmbeddedQueue implements WriteQueue {
   /** Not the write's failure (an earlier write of its scope is unfinished, or the disk is full): the attempt is given back. */
   private giveBack(row: JobRow, delayMs: number): void {
     try {
-      this.statements.later.run(Date.now() + delayMs, Date.now(), row.id, row.attempts);
+      this.jobs.giveBack(row.id, row.attempts, Date.now() + delayMs, Date.now());
       this.unreturned.delete(row.id);
     } catch (error) {
       if (!isStorageFull(error)) throw error;
@@ -374,20 +338,19 @@ export class EmbeddedQueue implements WriteQueue {
   private async recordFailure(row: JobRow & { job: WriteJob }, error: unknown): Promise<void> {
     const { job } = row;
     if (row.attempts >= this.options.attempts) {
-      this.statements.failed.run(String(error), Date.now(), row.id);
+      this.jobs.fail(row.id, String(error), Date.now());
       await this.outcomes.failed(job, error);
       // Its scope is not known here: every waiting write looks again.
       this.turns.ended(undefined);
     } else {
       const delay = this.backoffMs * 2 ** (row.attempts - 1);
       this.logger.warn({ jobId: row.id, memoryId: job.memoryId, err: error, attempt: row.attempts, retryInMs: delay }, 'write stage failed; retrying');
-      this.statements.retry.run(Date.now() + delay, String(error), Date.now(), row.id);
+      this.jobs.retry(row.id, Date.now() + delay, String(error), Date.now());
     }
   }
 
   async counts(): Promise<Record<string, number>> {
-    const rows = this.db.prepare(`SELECT state, COUNT(*) AS n FROM jobs GROUP BY state`).all() as { state: string; n: number }[];
-    return Object.fromEntries(rows.map((r) => [r.state, r.n]));
+    return this.jobs.counts();
   }
 
   async ping(): Promise<void> {
