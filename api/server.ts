@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../core/config.js';
-import { createServices, type ServiceOptions } from '../core/bootstrap.js';
+import { createServices, type ServiceOptions } from '../composition/bootstrap.js';
 import type { Services } from '../core/services.js';
 import { createApp } from './app.js';
 

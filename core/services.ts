@@ -4,7 +4,7 @@ import type { Logger } from './logger.js';
 import { UsageLimits } from './limits.js';
 import type { Store } from '../storage/types.js';
 import type { VectorIndex } from '../storage/vector/types.js';
-import type { WriteQueue } from '../workers/queue.js';
+import type { WriteQueue } from './write-queue.js';
 import type { PipelineDeps } from '../pipeline/write/stages.js';
 import type { Reranker } from '../pipeline/retrieval/reranker.js';
 

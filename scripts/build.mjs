@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DIST = join(ROOT, 'dist');
 export const STAMP = join(DIST, '.build-stamp');
-export const SOURCE_DIRS = ['api', 'core', 'pipeline', 'storage', 'workers'];
+export const SOURCE_DIRS = ['api', 'composition', 'core', 'pipeline', 'storage', 'workers'];
 /** Rebuildable files made at install time (the GloVe cache), copied into a data folder's cache on first start. */
 export const PREBUILT_CACHE_DIR = join(ROOT, 'node_modules', '.cache', 'engram');
 

@@ -7,7 +7,7 @@ async function main() {
   if (!config.REDIS_URL) throw new ConfigError('REDIS_URL: required for `npm run worker` (without Redis, `npm start` runs the workers in-process)');
   const servesMetrics = config.WORKER_METRICS_PORT !== undefined && config.METRICS !== 'off';
   if (servesMetrics && config.METRICS === 'operator' && !config.ADMIN_CREDENTIALS) throw new ConfigError('METRICS=operator needs ADMIN_CREDENTIALS (user:password)');
-  const { createServices } = await import('../core/bootstrap.js');
+  const { createServices } = await import('../composition/bootstrap.js');
   const services = await createServices(config, { runWorkers: true });
   const metrics = servesMetrics
     ? await (await import('./metrics-server.js')).serveWorkerMetrics({

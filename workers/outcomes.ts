@@ -1,7 +1,7 @@
 import type { Logger } from '../core/logger.js';
 import type { Store } from '../storage/types.js';
 import type { CommitOutput } from '../pipeline/write/types.js';
-import type { WriteJob } from './queue.js';
+import type { WriteJob } from '../core/write-queue.js';
 
 /**
  * What happens after a write's pipeline ends, whichever runner ran it: the one place a runner reports that a

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ConfigError, loadConfig } from '../../core/config.js';
 import { createKey } from '../../core/commands/keys.js';
 import { PLAN_NAMES } from '../../core/plans.js';
-import { openStorage, openStore } from '../../core/bootstrap.js';
+import { openStorage, openStore } from '../../composition/bootstrap.js';
 import type { Config } from '../../core/config.js';
 import { reembedAll } from '../../core/commands/reembed.js';
 import { ensureGloveCache } from '../../pipeline/embedding/index.js';

@@ -4,7 +4,7 @@ import { derivedId, newId } from '../ids.js';
 import { writeAgent, type Principal } from '../principal.js';
 import type { Services } from '../services.js';
 import type { MemoryRecord } from '../../storage/types.js';
-import type { AcceptedWrites } from '../../workers/queue.js';
+import type { AcceptedWrites } from '../write-queue.js';
 import { scopeOf, withScopeLock } from '../../pipeline/write/scope-order.js';
 import { invalidateFacts } from './fact-placement.js';
 import { ensureAgent } from './agents.js';

@@ -1,6 +1,6 @@
 import type { FlowJob, JobsOptions } from 'bullmq';
 import { FINAL_STAGE, WRITE_FLOW, type Stage } from '../../pipeline/write/flow.js';
-import type { WriteJob } from '../queue.js';
+import type { WriteJob } from '../../core/write-queue.js';
 
 /** One queue per pipeline stage (named after it), so each scales and shows on the dashboard on its own. */
 export { STAGES, type Stage } from '../../pipeline/write/flow.js';

@@ -6,7 +6,7 @@ import { FINAL_STAGE, ORDERING_POINT, STAGES, WRITE_FLOW, runStage, type Stage, 
 import { EarlierWritePending } from '../../pipeline/write/scope-order.js';
 import type { PipelineDeps } from '../../pipeline/write/stages.js';
 import type { WriteOutcomes } from '../outcomes.js';
-import type { WriteJob } from '../queue.js';
+import type { WriteJob } from '../../core/write-queue.js';
 import { scopeToken, turnRetryDelayMs, type TurnWaiters } from './turn-waiters.js';
 
 export interface ProcessorContext {

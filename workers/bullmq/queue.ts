@@ -1,7 +1,7 @@
 import { FlowProducer, Queue, QueueEvents, Worker, type ConnectionOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { hostname } from 'node:os';
-import type { AcceptedWrites, MemoryVersions, WriteJob, WriteQueue } from '../queue.js';
+import type { AcceptedWrites, MemoryVersions, WriteJob, WriteQueue } from '../../core/write-queue.js';
 import { FlowBatches } from './flow-batches.js';
 import { STAGES, jobIdOf, writeFlow, type Stage } from './flows.js';
 import { createProcessors, type ProcessorContext } from './processors.js';

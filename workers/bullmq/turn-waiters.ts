@@ -4,7 +4,7 @@ import type { TakenTurn, TurnWait } from '../../pipeline/write/flow.js';
 import { EarlierWritePending, isTurn, takeTurn, turnScopeKey } from '../../pipeline/write/scope-order.js';
 import type { WriteRef } from '../../pipeline/write/types.js';
 import type { Store } from '../../storage/types.js';
-import type { WriteJob } from '../queue.js';
+import type { WriteJob } from '../../core/write-queue.js';
 
 /** A user scope as it may travel through Redis: hashed, so no user id lands in a queue's event stream. */
 export const scopeToken = (scopeKey: string) => createHash('sha256').update(scopeKey).digest('base64url').slice(0, 22);

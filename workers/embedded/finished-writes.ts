@@ -4,7 +4,7 @@ import { jobIdOf } from '../../storage/sqlite/jobs.js';
 import type { SqliteStore } from '../../storage/sqlite/store.js';
 import { inWriteTransaction } from '../../storage/sqlite/write-lock.js';
 import { WriteOutcomes } from '../outcomes.js';
-import type { WriteJob } from '../queue.js';
+import type { WriteJob } from '../../core/write-queue.js';
 
 interface FinishedWrite {
   job: WriteJob;

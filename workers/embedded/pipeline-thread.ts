@@ -8,7 +8,7 @@ import { SqliteStore } from '../../storage/sqlite/store.js';
 import { yieldToUrgentWrites } from '../../storage/sqlite/write-lock.js';
 import { WriterPriority } from '../../storage/sqlite/writer-priority.js';
 import { EmbeddedVectorIndex } from '../../storage/vector/embedded.js';
-import type { WriteJob } from '../queue.js';
+import type { WriteJob } from '../../core/write-queue.js';
 import { executeWrite, type PipelineResult } from './pipeline.js';
 
 /**

@@ -10,7 +10,7 @@ import { jobIdOf, type JobRow, type SqliteJobs } from '../../storage/sqlite/jobs
 import type { SqliteStore } from '../../storage/sqlite/store.js';
 import { inWriteTransaction, writeUrgently } from '../../storage/sqlite/write-lock.js';
 import { WriterPriority } from '../../storage/sqlite/writer-priority.js';
-import type { AcceptedWrites, MemoryVersions, WriteJob, WriteQueue } from '../queue.js';
+import type { AcceptedWrites, MemoryVersions, WriteJob, WriteQueue } from '../../core/write-queue.js';
 import { executeWrite, type PipelineResult } from './pipeline.js';
 import { FinishedWrites } from './finished-writes.js';
 import { ThreadTurns } from './turns.js';

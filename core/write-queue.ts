@@ -1,7 +1,7 @@
 /**
- * The write path's queue seam. The API only enqueues; an implementation runs
- * the pipeline stages (embed, entities, facts, contradiction 1 and 2, commit):
- * in-process over the embedded store, or as BullMQ flows on Redis.
+ * The write path's queue seam. The API only enqueues; an implementation in workers/ runs
+ * the stages of the write flow (pipeline/write/flow.ts): in-process over the embedded store
+ * (workers/embedded/), or as BullMQ flows on Redis (workers/bullmq/). composition/ picks one.
  */
 import type { WriteRecords } from '../storage/types.js';
 

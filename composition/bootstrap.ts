@@ -1,21 +1,21 @@
-import { ConfigError, type Config } from './config.js';
-import { createLogger, type Logger } from './logger.js';
-import { UsageLimits } from './limits.js';
-import { connectRedis, type Services } from './services.js';
+import { ConfigError, type Config } from '../core/config.js';
+import { createLogger, type Logger } from '../core/logger.js';
+import { UsageLimits } from '../core/limits.js';
+import { connectRedis, type Services } from '../core/services.js';
 import { SqliteStore } from '../storage/sqlite/store.js';
 import { EmbeddedVectorIndex } from '../storage/vector/embedded.js';
 import type { Store } from '../storage/types.js';
 import type { VectorIndex } from '../storage/vector/types.js';
 import type { Embedder } from '../pipeline/types.js';
 import { createEmbedder } from '../pipeline/embedding/index.js';
-import { createPipelineDeps, loadExtractors } from './pipeline-deps.js';
-import { startReranker } from './reranking.js';
-import { seedPrebuiltCaches } from './prebuilt-cache.js';
+import { createPipelineDeps, loadExtractors } from '../core/pipeline-deps.js';
+import { startReranker } from '../core/reranking.js';
+import { seedPrebuiltCaches } from '../core/prebuilt-cache.js';
 import { EmbeddedQueue, defaultPipelineThreads } from '../workers/embedded/runner.js';
 import { WriteOutcomes } from '../workers/outcomes.js';
 import { ExtractionPool } from '../workers/threads/extraction-pool.js';
-import type { WriteQueue } from '../workers/queue.js';
-import { checkEmbedderMatchesStore } from './embedder-guard.js';
+import type { WriteQueue } from '../core/write-queue.js';
+import { checkEmbedderMatchesStore } from '../core/embedder-guard.js';
 
 export interface ServiceOptions {
   /** Override the logger (tests silence it). */
