@@ -9,7 +9,7 @@ import type { VectorIndex } from '../storage/vector/types.js';
 import type { Embedder } from '../pipeline/types.js';
 import { createEmbedder } from '../pipeline/embedding/index.js';
 import { createPipelineDeps, loadExtractors } from '../core/pipeline-deps.js';
-import { startReranker } from '../core/reranking.js';
+import { contextReranker } from '../core/reranking.js';
 import { seedPrebuiltCaches } from '../core/prebuilt-cache.js';
 import { EmbeddedQueue, defaultPipelineThreads } from '../workers/embedded/runner.js';
 import { WriteOutcomes } from '../workers/outcomes.js';
@@ -117,7 +117,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     queue,
     limits,
     pipeline,
-    reranker: startReranker(config, logger),
+    reranker: contextReranker(config, logger),
     redis,
     async close() {
       await queue.close();

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm run train:extractor [-- --epochs N]: builds the pinned training environment once (outside the
+# npm run train:extractor | train:reranker [-- --epochs N]: builds the pinned training environment once (outside the
 # repository), then trains and writes the shipped model. Training never runs in CI.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"

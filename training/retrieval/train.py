@@ -205,12 +205,14 @@ def export(model, out_dir, example):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--epochs", type=int, default=1)
+    parser.add_argument("--max-steps", type=int, default=1200, help="stop after this many batches (0: whole epochs)")
     parser.add_argument("--layers", type=int, default=3)
     parser.add_argument("--group", type=int, default=8)
     parser.add_argument("--groups-per-batch", type=int, default=4)
     parser.add_argument("--lr", type=float, default=5e-5)
     parser.add_argument("--seed", type=int, default=13)
-    parser.add_argument("--threads", type=int, default=2)
+    # One thread: on a busy machine two OpenMP threads wait on each other at every operation.
+    parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--out", default=str(OUT))
     parser.add_argument("--corpus", default=str(CORPUS))
     args = parser.parse_args()
@@ -236,6 +238,8 @@ def main():
         [{"params": model.encoder.parameters(), "lr": args.lr}, {"params": model.head.parameters(), "lr": args.lr * 10}], weight_decay=0.01
     )
     steps = args.epochs * math.ceil(len(train) / args.groups_per_batch)
+    if args.max_steps:
+        steps = min(steps, args.max_steps)
     warmup = max(1, steps // 15)
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: min(1.0, (s + 1) / warmup) * max(0.0, (steps - s) / steps))
     history = []
@@ -245,6 +249,8 @@ def main():
         rng.shuffle(train)
         running, seen = 0.0, 0
         for start in range(0, len(train), args.groups_per_batch):
+            if step >= steps:
+                break
             chunk = train[start : start + args.groups_per_batch]
             ids, mask, types = collate([pair for group in chunk for pair in group])
             logits = model(ids, mask, types).view(len(chunk), args.group)

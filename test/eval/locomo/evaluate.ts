@@ -15,6 +15,10 @@ export const BUDGETS = [800, 2000] as const;
 const BATCH = 500;
 
 export interface RecallFigures {
+  /** Share of questions whose first search result is an evidence turn. */
+  search_any_at_1: number;
+  /** Share of questions whose best memory in the 800-token context (first memory source) is an evidence turn. */
+  context_any_at_1: number;
   search_recall_at_10: number;
   context_800: number;
   context_2000: number;
@@ -140,6 +144,8 @@ export async function evaluateLocomo(api: ApiClient, conversations: Conversation
       searchMs.push(performance.now() - t0);
       if (search.status !== 200) throw new Error(`search: ${search.status} ${JSON.stringify(search.body)}`);
       const searchReached = new Set((search.body.results as any[]).map((r) => dia.get(r.id)!).filter(Boolean));
+      const searchFirst = dia.get((search.body.results as any[])[0]?.id);
+      let contextFirst: string | undefined;
 
       const contextRecall: number[] = [];
       const withFacts: number[] = [];
@@ -156,14 +162,21 @@ export async function evaluateLocomo(api: ApiClient, conversations: Conversation
         for (const s of sources) if (s.startsWith('fct_')) for (const m of factSources.get(s) ?? []) if (dia.has(m)) viaFacts.add(dia.get(m)!);
         contextRecall.push(recallOf(q.evidence, direct));
         withFacts.push(recallOf(q.evidence, viaFacts));
+        if (budget === 800) contextFirst = dia.get(sources.find((s) => s.startsWith('mem_')) ?? '');
         if (budget === 800) factShare = sources.length ? sources.filter((s) => s.startsWith('fct_')).length / sources.length : 0;
       }
 
       const ranked = bm25.rank(q.question);
       rows.push({
         category: q.category,
-        engram: { search_recall_at_10: recallOf(q.evidence, searchReached), context_800: contextRecall[0], context_2000: contextRecall[1] },
+        engram: {
+          search_any_at_1: Number(q.evidence.includes(searchFirst ?? '')),
+          context_any_at_1: Number(q.evidence.includes(contextFirst ?? '')),
+          search_recall_at_10: recallOf(q.evidence, searchReached),
+          context_800: contextRecall[0], context_2000: contextRecall[1] },
         bm25: {
+          search_any_at_1: Number(q.evidence.includes(ranked[0])),
+          context_any_at_1: Number(q.evidence.includes(ranked[0])),
           search_recall_at_10: recallOf(q.evidence, new Set(ranked.slice(0, 10))),
           context_800: recallOf(q.evidence, packBm25(ranked, lineOf, 800)),
           context_2000: recallOf(q.evidence, packBm25(ranked, lineOf, 2000)),
@@ -175,6 +188,8 @@ export async function evaluateLocomo(api: ApiClient, conversations: Conversation
   }
 
   const figures = (rs: Row[], side: 'engram' | 'bm25'): RecallFigures => ({
+    search_any_at_1: round(mean(rs.map((r) => r[side].search_any_at_1))),
+    context_any_at_1: round(mean(rs.map((r) => r[side].context_any_at_1))),
     search_recall_at_10: round(mean(rs.map((r) => r[side].search_recall_at_10))),
     context_800: round(mean(rs.map((r) => r[side].context_800))),
     context_2000: round(mean(rs.map((r) => r[side].context_2000))),
