@@ -34,6 +34,8 @@ const REQUEST_TIMEOUT_MS = 60_000;
  */
 export class SoakClient {
   private next = 0;
+  /** After this time a refused request is not retried: the client gives up, the write was not accepted. */
+  retryUntil = Infinity;
 
   constructor(
     private readonly urls: string[],
@@ -69,7 +71,7 @@ export class SoakClient {
         stats.latenciesMs.push(performance.now() - attemptStarted);
       }
       if (!outcome) return null;
-      if ((outcome.status === 503 || outcome.status === 429) && Date.now() - started < RETRY_WINDOW_MS) {
+      if ((outcome.status === 503 || outcome.status === 429) && Date.now() - started < RETRY_WINDOW_MS && Date.now() < this.retryUntil) {
         stats.retries++;
         await sleep(Math.min(outcome.retryAfter, 10) * 1000);
         continue;

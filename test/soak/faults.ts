@@ -18,11 +18,13 @@ const ROUND_MS = 10 * 60_000;
 
 /**
  * The faults, spread evenly over the first 80 % of the traffic so that the last part runs on a whole deployment:
- * each round crashes a worker, restarts Redis and stops Elasticsearch for 20 s, in that order, one at a time.
+ * each round stops Elasticsearch for 20 s, restarts Redis and crashes a worker, in that order, one at a time.
+ * The Elasticsearch stop comes first because its recovery is the slowest: writes that failed while it was down
+ * wait out exponential backoffs, which the rest of the traffic time absorbs.
  */
 export function faultPlan(trafficMs: number): { kind: FaultKind; atMs: number }[] {
   const rounds = Math.max(1, Math.round(trafficMs / ROUND_MS));
-  const kinds: FaultKind[] = ['worker_crash', 'redis_restart', 'elasticsearch_stop'];
+  const kinds: FaultKind[] = ['elasticsearch_stop', 'redis_restart', 'worker_crash'];
   const slots = rounds * kinds.length;
   const span = trafficMs * 0.8;
   return Array.from({ length: slots }, (_, i) => ({ kind: kinds[i % kinds.length], atMs: Math.round(((i + 0.5) * span) / slots) }));

@@ -19,7 +19,7 @@ import { TrafficDriver } from './traffic.js';
 const { values } = parseArgs({
   options: {
     minutes: { type: 'string', default: '2' },
-    rate: { type: 'string', default: '6' },
+    rate: { type: 'string', default: '4' },
     users: { type: 'string', default: '6' },
   },
 });
@@ -61,6 +61,7 @@ async function main(): Promise<boolean> {
     const driver = new TrafficDriver(client, ledger, rate);
     const trafficMs = minutes * 60_000;
     const trafficStart = Date.now();
+    client.retryUntil = trafficStart + trafficMs + 5_000;
     log(`traffic: ${rate} requests/s for ${minutes} min over ${users} users`);
     const progress = setInterval(() => log(`${JSON.stringify(Object.fromEntries([...client.stats.byKind].map(([k, s]) => [k, s.accepted])))} accepted`), 60_000);
     const [faults] = await Promise.all([runFaults(stack, trafficMs, trafficStart, log), driver.run(trafficStart + trafficMs)]).finally(() => clearInterval(progress));

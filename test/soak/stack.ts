@@ -40,6 +40,8 @@ export class SoakStack {
       // (docs/operations.md#faults), and 12 exponential attempts outlast the soak's outage and restart.
       JOB_LOCK_MS: '3000',
       JOB_ATTEMPTS: '12',
+      // Nothing is in flight when the soak stops its API processes: no reason to wait the default 25 s.
+      SHUTDOWN_GRACE_MS: '3000',
     };
     const stack = new SoakStack(redis, mongodb, elasticsearch, env);
     try {

@@ -9,7 +9,7 @@ const MIX: [Kind, number][] = [
   ['context', 20],
   ['update', 11],
   ['forget', 8],
-  ['erase', 2],
+  ['erase', 0.5],
 ];
 const MIX_TOTAL = MIX.reduce((sum, [, w]) => sum + w, 0);
 /** Past this many requests in flight the driver skips a tick instead of piling up (counted). */
