@@ -18,6 +18,7 @@ interface MemoryRow {
   userId: string | null;
   status: string;
   metadata: string | null;
+  version: number;
   deletedAt: string | null;
 }
 
@@ -111,8 +112,11 @@ export async function checkInvariants(env: Record<string, string>, ledger: Ledge
     // No duplicate facts: one fact per source memory version and (subject, predicate, object) in a scope.
     const factKey = (f: any) => [f.workspaceId, f.agentId, f.userId, f.sourceMemoryId, f.sourceVersion, f.subjectKey, f.predicate, f.objectKey].join('|');
     const duplicateFacts = repeated(countBy(facts, factKey));
+    // An update that states the same fact again extracts it again (one event per memory version): more events
+    // for a (memory, fact) than the memory has versions is a doubled extraction.
     const extracted = history.filter((h) => h.event === 'fact_extracted' && h.factId);
-    const duplicateExtractions = repeated(countBy(extracted, (h) => `${h.memoryId}|${h.factId}`));
+    const versionsOf = new Map(memories.map((m) => [m._id, m.version]));
+    const duplicateExtractions = repeated(countBy(extracted, (h) => `${h.memoryId}|${h.factId}`)).filter(({ key, n }) => n > (versionsOf.get(key.split('|')[0]) ?? 1));
     const entityKey = (e: any) => [e.workspaceId, e.agentId, e.userId, e.canonical].join('|');
     const duplicateEntities = repeated(countBy(entities, entityKey));
     const doubledLinks = entities.filter((e) => new Set(e.memoryIds ?? []).size !== (e.memoryIds ?? []).length).map((e) => e._id);
