@@ -14,6 +14,7 @@ import { defineConfig } from 'vitest/config';
  *   on a full disk.
  * - "outage" (after all of them, alone): elasticsearch-outage.test.ts stops and restarts the Elasticsearch node
  *   every other file shares.
+ * - "soak" (last, alone): soak.test.ts runs `npm run soak -- --minutes 2` (test/soak/) on servers of its own.
  */
 export default defineConfig({
   test: {
@@ -68,6 +69,14 @@ export default defineConfig({
           include: ['test/backends/elasticsearch-outage.test.ts'],
           fileParallelism: false,
           sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'soak',
+          include: ['test/backends/soak.test.ts'],
+          sequence: { groupOrder: 3 },
         },
       },
     ],

@@ -30,6 +30,8 @@ const unavailable = (code: string, message: string) =>
 export const queueUnavailable = () => unavailable('queue_unavailable', 'The write queue is temporarily unavailable; nothing was stored, retry');
 export const countersUnavailable = () => unavailable('service_unavailable', 'Rate limit and quota counters are temporarily unavailable; retry');
 export const storeUnavailable = () => unavailable('service_unavailable', 'The database is temporarily unavailable; retry');
+export const vectorsUnavailable = () => unavailable('service_unavailable', 'The vector index is temporarily unavailable; nothing was changed, retry');
+export const scopeBusy = () => unavailable('service_unavailable', "The end user's data is busy with other writes; retry");
 export const searchUnavailable = () => unavailable('search_unavailable', 'Vector search backend temporarily unavailable; retry');
 export const storageFull = () =>
   new ApiError(507, 'insufficient_storage', 'The data volume is full; nothing more can be stored until space is freed');

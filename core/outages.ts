@@ -1,4 +1,6 @@
-import { ApiError, storageFull, storeUnavailable } from './errors.js';
+import { ScopeLockTimeoutError } from '../pipeline/write/scope-order.js';
+import { VectorIndexUnavailableError } from '../storage/vector/types.js';
+import { ApiError, countersUnavailable, scopeBusy, storageFull, storeUnavailable, vectorsUnavailable } from './errors.js';
 
 /**
  * MongoDB driver errors that mean "the server cannot be reached right now", by name: the driver is loaded only
@@ -30,9 +32,22 @@ export function isStorageFull(error: unknown): boolean {
   return causes(error).some((e) => e?.code === 'SQLITE_FULL' || e?.code === 'ENOSPC');
 }
 
-/** The answer to a backend failure the caller can only wait out (503) or an operator must fix (507); null for any other error. */
+/** ioredis gave up on a command: Redis did not answer within its retries. */
+function isRedisUnreachable(error: unknown): boolean {
+  return causes(error).some((e) => e?.name === 'MaxRetriesPerRequestError');
+}
+
+/**
+ * The answer to a backend failure the caller can only wait out (503) or an operator must fix (507); null for any
+ * other error. Commands that change data reach the vector index and the scope lock before they change anything,
+ * so these 503s leave nothing half done.
+ */
 export function outageErrorOf(error: unknown): ApiError | null {
   if (isStorageFull(error)) return storageFull();
   if (isStoreUnreachable(error)) return storeUnavailable();
+  if (isRedisUnreachable(error)) return countersUnavailable();
+  const chain = causes(error);
+  if (chain.some((e) => e instanceof VectorIndexUnavailableError)) return vectorsUnavailable();
+  if (chain.some((e) => e instanceof ScopeLockTimeoutError)) return scopeBusy();
   return null;
 }

@@ -323,6 +323,8 @@ export interface BatchRepository {
   remove(workspaceId: string, id: string): Promise<void>;
   /** Records one item's outcome exactly once (idempotent per index); completes the batch when all are in. */
   recordItem(workspaceId: string, id: string, index: number, outcome: { ok: true } | { ok: false; error: BatchItemError }, at: string): Promise<BatchRecord | null>;
+  /** Batches of a workspace still `processing` that hold any of these memory ids. */
+  listOpenWith(workspaceId: string, memoryIds: string[]): Promise<BatchRecord[]>;
   /** Drops erased memory ids from batch records of a workspace (content-free, but ids of erased data). */
   forgetMemories(workspaceId: string, memoryIds: string[]): Promise<void>;
 }

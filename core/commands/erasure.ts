@@ -32,13 +32,16 @@ interface PurgeCounts {
  */
 async function purgeScope(svc: Services, workspaceId: string, scope: { agentId: string | null; userId?: string }): Promise<PurgeCounts> {
   const filter = { workspaceId, agentId: scope.agentId, ...(scope.userId !== undefined ? { userId: scope.userId } : {}) };
+  // The vectors first: with Elasticsearch down this fails before anything changed, and the retry does it all
+  // (the steps after the memories' purge find their records by the purged memories' ids).
+  await svc.vectors.purge(filter);
   const memories = await svc.store.memories.purge({ ...filter, includeForgotten: true });
   const memoryIds = memories.map((m) => m.id);
   await svc.queue.forgetMemories(workspaceId, memories);
   const facts = await svc.store.facts.purge({ ...filter, includeInvalidated: true });
   await svc.store.entities.purge(filter);
-  await svc.vectors.purge(filter);
   await svc.store.history.purgeMemories(workspaceId, memoryIds);
+  await closeErasedBatchItems(svc, workspaceId, memoryIds);
   await svc.store.batches.forgetMemories(workspaceId, memoryIds);
   return {
     memoriesActive: memories.filter((m) => m.active).length,
@@ -46,6 +49,22 @@ async function purgeScope(svc: Services, workspaceId: string, scope: { agentId: 
     factsLive: facts.filter((f) => f.live).length,
     factsTotal: facts.length,
   };
+}
+
+/**
+ * The erasure removed the queued work of batch items that had not run yet: nothing would ever record their
+ * outcome, and their batches would stay `processing` for good. They count as failed (an item that did run keeps
+ * its outcome: recording is once per item).
+ */
+async function closeErasedBatchItems(svc: Services, workspaceId: string, memoryIds: string[]): Promise<void> {
+  const erased = new Set(memoryIds);
+  const at = new Date().toISOString();
+  for (const batch of await svc.store.batches.listOpenWith(workspaceId, memoryIds)) {
+    for (const [index, id] of batch.memoryIds.entries()) {
+      if (!erased.has(id)) continue;
+      await svc.store.batches.recordItem(workspaceId, batch.id, index, { ok: false, error: { index, memory_id: null, message: 'erased before it was imported' } }, at);
+    }
+  }
 }
 
 /** DELETE /v1/users/{end_user}/memories: erases one end user within the key's workspace and agent namespace. */

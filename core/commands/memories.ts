@@ -164,19 +164,21 @@ export async function forgetMemory(
   await svc.limits.consume('write', principal.workspace.id, principal.workspace.plan);
   const ws = principal.workspace.id;
   const factsInvalidated = await withScopeLock(svc.store, scopeOf(memory), `forget-${id}`, async () => {
+    // The vector first: with Elasticsearch down this fails before anything changed, and the retry does it all.
+    await svc.vectors.remove(ws, [id]);
     const at = new Date().toISOString();
     const forgotten = await svc.store.memories.forget(ws, id, at);
     if (!forgotten) throw memoryNotFound();
     const derived = await svc.store.facts.query({ workspaceId: ws, sourceMemoryId: id }, { limit: 100_000, offset: 0 });
     const count = await invalidateFacts(svc.store, ws, derived.items.map((f) => f.id), at, 'memory_deleted');
-    await svc.vectors.remove(ws, [id]);
     await svc.store.entities.unlinkMemory(ws, id);
     await svc.store.history.append([
       { id: derivedId('evt', 'deleted', id), workspaceId: ws, memoryId: id, event: 'deleted', at, factId: null, fact: null },
     ]);
     return count;
   });
-  await svc.queue.forgetMemories(ws, [{ id, version: memory.version }]);
+  // Forgotten for every reader already, and its stage jobs skip it: leftover jobs (Redis down) are no reason to fail.
+  await svc.queue.forgetMemories(ws, [{ id, version: memory.version }]).catch((error) => svc.logger.warn({ err: error, memoryId: id }, 'queued work of a forgotten memory not removed'));
   await scrubAfterErasure(svc);
   const auditId = await writeAudit(svc, principal, {
     action: 'memory.forget',

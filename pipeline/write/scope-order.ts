@@ -20,13 +20,18 @@ export const scopeOf = (m: Pick<MemoryRecord, 'workspaceId' | 'agentId' | 'userI
 
 export const scopeLockKey = (s: UserScope) => `scope:${s.workspaceId}:${JSON.stringify([s.agentId, s.userId])}`;
 
+/** The user-scope lease stayed taken for the whole wait: the scope is busy, a retry later will get it. */
+export class ScopeLockTimeoutError extends Error {
+  override name = 'ScopeLockTimeoutError';
+}
+
 /** Runs `work` while holding the user-scope lease, so commits in one scope never interleave. */
 export async function withScopeLock<T>(store: Store, scope: UserScope, owner: string, work: () => Promise<T>, waitMs = 20_000): Promise<T> {
   const key = scopeLockKey(scope);
   const deadline = Date.now() + waitMs;
   let delay = 2;
   while (!(await store.locks.tryAcquire(key, owner, SCOPE_LEASE_MS))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for the commit lock of ${key}`);
+    if (Date.now() > deadline) throw new ScopeLockTimeoutError(`timed out waiting for the commit lock of ${key}`);
     await new Promise((r) => setTimeout(r, delay));
     delay = Math.min(delay * 2, 50);
   }

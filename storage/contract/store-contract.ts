@@ -1015,6 +1015,17 @@ export function describeStoreContract(
         expect(await store.batches.get(ws, empty.id)).toEqual(empty);
       });
 
+      it('listOpenWith finds the unfinished batches of a workspace holding any of the ids', async () => {
+        const ws = newWorkspaceId();
+        const open = batch(ws, 2, { memoryIds: ['m1', 'm2'] });
+        const other = batch(ws, 1, { memoryIds: ['m3'] });
+        const done = batch(ws, 1, { memoryIds: ['m1'], status: 'completed', completedAt: at(1) });
+        const foreign = batch(newWorkspaceId(), 1, { memoryIds: ['m2'] });
+        for (const b of [open, other, done, foreign]) await store.batches.insert(b);
+        expect(await store.batches.listOpenWith(ws, ['m2', 'm1'])).toEqual([open]);
+        expect(await store.batches.listOpenWith(ws, ['m9'])).toEqual([]);
+      });
+
       it('records each item exactly once and completes when all are in', async () => {
         const ws = newWorkspaceId();
         const b = batch(ws, 3);

@@ -456,6 +456,14 @@ export class MongoBatchRepository implements BatchRepository {
     return batchOf(doc);
   }
 
+  async listOpenWith(workspaceId: string, memoryIds: string[]): Promise<BatchRecord[]> {
+    const found = new Map<string, BatchRecord>();
+    for (const part of chunks(memoryIds)) {
+      for (const d of await this.col.find({ workspaceId, status: 'processing', memoryIds: { $in: part } }).toArray()) found.set(d._id, batchOf(d));
+    }
+    return [...found.values()];
+  }
+
   async forgetMemories(workspaceId: string, memoryIds: string[]): Promise<void> {
     for (const part of chunks(memoryIds)) {
       try {

@@ -268,6 +268,12 @@ export class SqliteBatchRepository implements BatchRepository {
       )
       .run({ added, at, id });
   }
+  async listOpenWith(workspaceId: string, memoryIds: string[]) {
+    const wanted = new Set(memoryIds);
+    const rows = this.db.prepare("SELECT * FROM batches WHERE workspace_id = ? AND status = 'processing'").all(workspaceId);
+    return rows.map(this.map).filter((b) => b.memoryIds.some((id) => wanted.has(id)));
+  }
+
   async forgetMemories(workspaceId: string, memoryIds: string[]) {
     if (memoryIds.length === 0) return;
     const erased = new Set(memoryIds);

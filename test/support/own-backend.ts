@@ -3,12 +3,13 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../backends/ports.js';
-import { answers, command, urlOf } from '../../backends/services.js';
+import { answers, command, urlOf, type ServiceName } from '../../backends/services.js';
 
-type Name = 'redis' | 'mongodb';
+type Name = ServiceName;
+const STARTUP_MS: Record<Name, number> = { redis: 30_000, mongodb: 30_000, elasticsearch: 180_000 };
 
 /**
- * A redis-server or FerretDB of one test file's own, on a free port, which the test kills and starts again on the
+ * A redis-server, FerretDB or Elasticsearch node of one test file's (or the soak's) own, on a free port, which the test kills and starts again on the
  * same port and data folder: the servers of `npm run backends:up` are shared by every other file (and developer).
  * Redis runs as production should, with the append-only file synced on every write, so a killed Redis comes back
  * with everything it acknowledged.
@@ -39,7 +40,7 @@ export class OwnBackend {
     const extra = this.name === 'redis' ? ['--appendonly', 'yes', '--appendfsync', 'always'] : [];
     const child = spawn(cmd, [...args, ...extra], { cwd: this.dir, stdio: 'ignore' });
     this.child = child;
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + STARTUP_MS[this.name];
     while (!(await answers(this.name, this.port))) {
       if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${this.name} did not start on port ${this.port}`);
       await new Promise((r) => setTimeout(r, 100));
