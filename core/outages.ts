@@ -14,7 +14,24 @@ const UNREACHABLE_MONGO_ERRORS = new Set([
   'MongoNotConnectedError',
   'MongoTopologyClosedError',
   'MongoServerClosedError',
+  'MongoWaitQueueTimeoutError',
 ]);
+
+/**
+ * Socket errors of a connection the server dropped. The driver lets some through unwrapped (a write on a socket the
+ * server ended is a plain EPIPE). Only as the error itself: other clients (Elasticsearch, Redis, an embedding provider)
+ * wrap theirs, and their causes are not the database's.
+ */
+const DROPPED_CONNECTION_CODES = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED']);
+
+/** The class names of an error and of every class it extends: the driver subclasses these (PoolClearedOnNetworkError). */
+function classNames(error: any): string[] {
+  const names: string[] = [];
+  for (let proto = error && Object.getPrototypeOf(error); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    names.push(proto.constructor?.name);
+  }
+  return names;
+}
 
 function causes(error: unknown): any[] {
   const chain: any[] = [];
@@ -24,7 +41,8 @@ function causes(error: unknown): any[] {
 
 /** The database server (MongoDB) did not answer. */
 export function isStoreUnreachable(error: unknown): boolean {
-  return causes(error).some((e) => UNREACHABLE_MONGO_ERRORS.has(e?.name));
+  if (DROPPED_CONNECTION_CODES.has((error as any)?.code)) return true;
+  return causes(error).some((e) => UNREACHABLE_MONGO_ERRORS.has(e?.name) || classNames(e).some((name) => UNREACHABLE_MONGO_ERRORS.has(name)));
 }
 
 /** A write hit a full disk: SQLite's SQLITE_FULL, or ENOSPC from a file write. */
