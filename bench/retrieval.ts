@@ -2,9 +2,13 @@
  * Read-path benchmark: loads 1k, 10k and 100k memories into one workspace
  * (1k per user) and measures search and context latency over real HTTP.
  *   npx tsx bench/retrieval.ts [sizes…]      e.g. npx tsx bench/retrieval.ts 1000 10000
+ *   npx tsx bench/retrieval.ts --production 100000
  * Prints one JSON object on stdout. Memories are written straight into the
  * store and vector index (the write pipeline has its own benchmarks); reads go
  * through the full HTTP stack with keep-alive, one request at a time.
+ * --production runs the API on MongoDB, Elasticsearch and Redis instead of the embedded default: the servers of
+ * `npm run backends:up` (its REDIS_URL, MONGODB_URL and ELASTICSEARCH_URL in the environment), in a database,
+ * index and queue prefix of the bench's own, dropped at the end.
  */
 import { cpus } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,10 +24,12 @@ import { metadataTerms } from '../storage/vector/types.js';
 import { memories as templates, queries } from '../test/eval/retrieval/dataset.js';
 import type { MemoryRecord } from '../storage/types.js';
 import { fact as factFixture } from '../storage/contract/fixtures.js';
+import { dropProductionData, productionEnv } from '../test/support/backends.js';
 
 const PER_USER = 1_000;
 const QUERIES = 300;
 const CACHE_DIR = join(tmpdir(), 'engram-test-cache');
+const production = process.argv.includes('--production');
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
 if (sizes.length === 0) sizes.push(1_000, 10_000, 100_000);
 
@@ -40,7 +46,8 @@ const summary = (ms: number[]) => {
 
 async function measure(n: number) {
   const dataDir = mkdtempSync(join(tmpdir(), 'engram-bench-'));
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, CACHE_DIR, LOG_LEVEL: 'silent', RATE_LIMIT_PER_SECOND: '1000000' });
+  const backends = production ? productionEnv('bench-retrieval') : {};
+  const config = loadConfig({ ...backends, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, CACHE_DIR, LOG_LEVEL: 'silent', RATE_LIMIT_PER_SECOND: '1000000' });
   const server = await startServer(config, { logger: createLogger('silent') });
   try {
     const { store, vectors, pipeline } = server.services;
@@ -73,7 +80,7 @@ async function measure(n: number) {
         });
       }
       const embedded = await pipeline.embedder.embed(chunk.map((m) => m.content));
-      for (const m of chunk) await store.memories.insert(m);
+      await store.memories.insertMany(chunk);
       await vectors.upsert(
         chunk.map((m, i) => ({ id: m.id, workspaceId: ws, agentId: null, userId: m.userId, runId: null, metadataTerms: metadataTerms(m.metadata), vector: embedded[i], text: m.content })),
       );
@@ -126,6 +133,7 @@ async function measure(n: number) {
     return { memories: n, users, loadSeconds: Math.round(loadMs / 10) / 100, results: [await run('workspace'), await run('user')] };
   } finally {
     await server.close();
+    if (production) await dropProductionData(backends);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -135,6 +143,7 @@ for (const n of sizes) results.push(await measure(n));
 console.log(
   JSON.stringify({
     machine: { cpu: cpus()[0]?.model, cores: cpus().length, node: process.version },
+    mode: production ? 'production (MongoDB, Elasticsearch, Redis)' : 'embedded',
     queriesPerCase: QUERIES,
     latencyMs: results,
   }),

@@ -1,7 +1,7 @@
 import type { Collection, Document, Filter, IndexDescription } from 'mongodb';
 import type { MemoryFilter, MemoryRecord, MemoryRepository, Page, Paged, ScopeSummary, UserScope } from '../types.js';
 import { byString, findAndDelete, maybe, pageOf } from './util.js';
-import { isNotImplemented } from './compat.js';
+import { isNotImplemented, type ServerTraits } from './compat.js';
 
 /**
  * One document per memory, `_id` = memory id. `metadata` is kept as JSON text:
@@ -85,7 +85,10 @@ export const memoryIndexes: IndexDescription[] = [
 ];
 
 export class MongoMemoryRepository implements MemoryRepository {
-  constructor(private readonly col: Collection<MemoryDoc>) {}
+  constructor(
+    private readonly col: Collection<MemoryDoc>,
+    private readonly traits: Pick<ServerTraits, 'lookupIdsOneByOne'> = { lookupIdsOneByOne: false },
+  ) {}
 
   async insert(memory: MemoryRecord): Promise<void> {
     await this.col.insertOne(toDoc(memory));
@@ -102,6 +105,11 @@ export class MongoMemoryRepository implements MemoryRepository {
 
   async getMany(workspaceId: string, ids: string[]): Promise<MemoryRecord[]> {
     if (ids.length === 0) return [];
+    if (this.traits.lookupIdsOneByOne) {
+      // By `_id` alone: a second condition turns FerretDB's index lookup back into a scan. The workspace is checked here.
+      const docs = await Promise.all([...new Set(ids)].map((_id) => this.col.findOne({ _id })));
+      return docs.flatMap((doc) => (doc && doc.workspaceId === workspaceId ? [toRecord(doc)] : []));
+    }
     const docs = await this.col.find({ workspaceId, _id: { $in: ids } }).toArray();
     return docs.map(toRecord);
   }

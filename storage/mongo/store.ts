@@ -97,7 +97,7 @@ export class MongoStore implements Store {
     options: Pick<MongoStoreOptions, 'collectionPrefix'> & { traits?: ServerTraits } = {},
   ) {
     const prefix = options.collectionPrefix ?? '';
-    this.traits = options.traits ?? { serializeUpdates: false, ferretdb: null };
+    this.traits = options.traits ?? { serializeUpdates: false, lookupIdsOneByOne: false, ferretdb: null };
     // ignoreUndefined: a stray `undefined` must never be written (or matched) as null.
     const plain = <T extends Document>(name: string) => db.collection<T>(`${prefix}${name}`, { ignoreUndefined: true });
     const writeLocks = plain<any>(COLLECTIONS.writeLocks);
@@ -122,7 +122,7 @@ export class MongoStore implements Store {
     this.workspaces = new MongoWorkspaceRepository(workspaces);
     this.keys = new MongoApiKeyRepository(keys);
     this.agents = new MongoAgentRepository(agents, agentSlots);
-    this.memories = new MongoMemoryRepository(memories);
+    this.memories = new MongoMemoryRepository(memories, this.traits);
     this.facts = new MongoFactRepository(facts);
     this.entities = new MongoEntityRepository(entities);
     this.history = new MongoHistoryRepository(history, counters);
