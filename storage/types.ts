@@ -266,6 +266,8 @@ export interface HistoryRepository {
   /** Oldest first. */
   list(workspaceId: string, memoryId: string): Promise<HistoryEventRecord[]>;
   purgeMemories(workspaceId: string, memoryIds: string[]): Promise<void>;
+  /** Removes these events of a workspace (an event of a change that was withdrawn). */
+  remove(workspaceId: string, ids: string[]): Promise<void>;
 }
 
 export interface AuditRecord {

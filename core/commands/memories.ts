@@ -131,26 +131,42 @@ export async function updateMemory(
       current.version,
     );
     if (!updated) continue; // a concurrent update or delete won the race: re-read and re-check
+    const event = derivedId('evt', 'updated', id, updated.version);
     await svc.store.history.append([
-      {
-        id: derivedId('evt', 'updated', id, updated.version),
-        workspaceId: updated.workspaceId,
-        memoryId: id,
-        event: 'updated',
-        at: updated.updatedAt,
-        factId: null,
-        fact: null,
-      },
+      { id: event, workspaceId: updated.workspaceId, memoryId: id, event: 'updated', at: updated.updatedAt, factId: null, fact: null },
     ]);
     try {
       await svc.queue.enqueue([{ workspaceId: updated.workspaceId, memoryId: id, version: updated.version }]);
     } catch (error) {
-      svc.logger.error({ err: error, memoryId: id }, 'enqueue failed after an update');
-      const message = 'The write queue was unavailable; update the memory again to re-run extraction';
-      await svc.store.memories.update(updated.workspaceId, id, { status: 'error', error: message }, updated.version);
+      svc.logger.error({ err: error, memoryId: id }, 'enqueue failed after an update; withdrawing it');
+      await withdrawUpdate(svc, principal, current, updated, event);
       throw queueUnavailable();
     }
     return updated;
+  }
+}
+
+/**
+ * An update is accepted only once its job is queued. When the queue cannot take it, the memory goes back to what
+ * it was and the update's event is removed, so a 503 means nothing changed and the caller's retry is the one update.
+ * Should that fail too (the database gone as well), the memory is left in `error` with the new content, and saying
+ * so is the best left to do.
+ */
+async function withdrawUpdate(svc: Services, principal: Principal, before: MemoryRecord, updated: MemoryRecord, event: string): Promise<void> {
+  const { workspaceId, id } = before;
+  try {
+    const restored = await svc.store.memories.update(
+      workspaceId,
+      id,
+      { content: before.content, version: before.version, seq: before.seq, status: before.status, error: before.error, updatedAt: before.updatedAt },
+      updated.version,
+    );
+    if (restored) await svc.store.history.remove(workspaceId, [event]);
+    await svc.limits.refund('write', workspaceId, principal.workspace.plan).catch(() => undefined);
+  } catch (error) {
+    svc.logger.error({ err: error, memoryId: id }, 'withdrawing an update failed');
+    const message = 'The write queue was unavailable; update the memory again to re-run extraction';
+    await svc.store.memories.update(workspaceId, id, { status: 'error', error: message }, updated.version).catch(() => undefined);
   }
 }
 

@@ -947,6 +947,19 @@ export function describeStoreContract(
         expect(await store.history.list(ws, 'mem_keep')).toEqual([keep]);
         expect(await store.history.list(foreign.workspaceId, 'mem_a')).toEqual([foreign]);
       });
+
+      it('removes the given events of a workspace only', async () => {
+        const ws = newWorkspaceId();
+        const created = event(ws, 'mem_1', 'created', at(1));
+        const updated = event(ws, 'mem_1', 'updated', at(2));
+        const foreign = { ...event(newWorkspaceId(), 'mem_1', 'updated', at(2)), id: uid('evt_') };
+        await store.history.append([created, updated, foreign]);
+
+        await store.history.remove(ws, [updated.id, foreign.id]);
+        await store.history.remove(ws, []);
+        expect(await store.history.list(ws, 'mem_1')).toEqual([created]);
+        expect(await store.history.list(foreign.workspaceId, 'mem_1')).toEqual([foreign]);
+      });
     });
 
     // ------------------------------------------------------------------ audit

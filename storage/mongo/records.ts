@@ -297,6 +297,10 @@ export class MongoHistoryRepository implements HistoryRepository {
   async purgeMemories(workspaceId: string, memoryIds: string[]): Promise<void> {
     for (const part of chunks(memoryIds)) await this.col.deleteMany({ workspaceId, memoryId: { $in: part } });
   }
+
+  async remove(workspaceId: string, ids: string[]): Promise<void> {
+    for (const part of chunks(ids)) await this.col.deleteMany({ workspaceId, _id: { $in: part } });
+  }
 }
 
 // ---------------------------------------------------------------- audit

@@ -146,6 +146,10 @@ export class SqliteHistoryRepository implements HistoryRepository {
     const w = new Where().eq('workspace_id', workspaceId).in('memory_id', memoryIds);
     this.db.prepare(`DELETE FROM history ${w.sql}`).run(...w.params);
   }
+  async remove(workspaceId: string, ids: string[]) {
+    const w = new Where().eq('workspace_id', workspaceId).in('id', ids);
+    this.db.prepare(`DELETE FROM history ${w.sql}`).run(...w.params);
+  }
 }
 
 export class SqliteAuditRepository implements AuditRepository {

@@ -66,6 +66,8 @@ describe('production mode: Redis down', () => {
     expect(read.status).toBe(200);
     expect(read.body).toMatchObject({ content: 'I live in Porto.', status: 'ready' });
     expect(read.ms).toBeLessThan(5_000);
+    // The refused update left nothing behind: no new version, no `updated` event.
+    expect((await client.get(`/v1/memories/${committed}/history`)).body.events.map((e: any) => e.event)).not.toContain('updated');
     const listed = await client.get('/v1/memories?user_id=r&limit=50');
     expect(listed.status).toBe(200);
     expect(listed.body.total).toBe(1 + jobs.length);
