@@ -45,9 +45,10 @@ const summary = (ms: number[]) => {
 };
 
 async function measure(n: number) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'engram-bench-'));
-  const backends = production ? productionEnv('bench-retrieval') : {};
-  const config = loadConfig({ ...backends, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, CACHE_DIR, LOG_LEVEL: 'silent', RATE_LIMIT_PER_SECOND: '1000000' });
+  // productionEnv brings its own (unused) data folder, database, index and queue prefix.
+  const backends = production ? productionEnv('bench-retrieval') : { DATA_DIR: mkdtempSync(join(tmpdir(), 'engram-bench-')) };
+  const dataDir = backends.DATA_DIR;
+  const config = loadConfig({ ...backends, PORT: '0', HOST: '127.0.0.1', CACHE_DIR, LOG_LEVEL: 'silent', RATE_LIMIT_PER_SECOND: '1000000' });
   const server = await startServer(config, { logger: createLogger('silent') });
   try {
     const { store, vectors, pipeline } = server.services;

@@ -106,7 +106,7 @@ export class MongoMemoryRepository implements MemoryRepository {
   async getMany(workspaceId: string, ids: string[]): Promise<MemoryRecord[]> {
     if (ids.length === 0) return [];
     if (this.traits.lookupIdsOneByOne) {
-      // By `_id` alone: a second condition turns FerretDB's index lookup back into a scan. The workspace is checked here.
+      // By `_id` alone, which FerretDB stops reading at its match (see compat.ts); the workspace is checked here.
       const docs = await Promise.all([...new Set(ids)].map((_id) => this.col.findOne({ _id })));
       return docs.flatMap((doc) => (doc && doc.workspaceId === workspaceId ? [toRecord(doc)] : []));
     }
