@@ -11,7 +11,10 @@ import { waitFor } from '../../support/wait.js';
  * SIGTERM, as an orchestrator sends it, to real API and `npm run worker` processes of a production deployment on
  * the shared servers (this file's own database, index and queue prefix).
  */
-const env = productionEnv('sigterm', { JOB_LOCK_MS: '3000' });
+// One commit at a time, so a stop after the first commit always leaves writes behind (with the default four, a
+// worker could commit the whole batch while draining its active jobs).
+// The checks at the end read faster than the default rate limit allows.
+const env = productionEnv('sigterm', { JOB_LOCK_MS: '3000', STAGE_CONCURRENCY: 'commit=1', RATE_LIMIT_PER_SECOND: '10000' });
 const workers = new WorkerProcesses(() => env);
 const apis: { child: OutputProcess; url: string }[] = [];
 let key: string;
@@ -89,7 +92,7 @@ describe('SIGTERM', () => {
   it("a worker process finishes or hands back its jobs and exits 0; another finishes the rest, each write exactly once", async () => {
     const client = new ApiClient(apis[0].url, key);
     const stopping = await workers.start();
-    const users = Array.from({ length: 8 }, (_, i) => `w${i}`);
+    const users = Array.from({ length: 16 }, (_, i) => `w${i}`);
     const batch = await client.post('/v1/batch', { memories: users.map((user, i) => ({ content: `I work at Firm${i}q now.`, user_id: user })) });
     expect(batch.status).toBe(202);
     // Mid-flight: one write committed, the others somewhere in the stages.
