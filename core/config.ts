@@ -60,7 +60,7 @@ export const configSchema = z.object({
   /** On SIGTERM or SIGINT, how long requests in flight may take to finish before their connections are closed. */
   SHUTDOWN_GRACE_MS: positiveInt(25_000),
 
-  EMBEDDER: z.enum(['glove', 'openai', 'onnx']).default('glove'),
+  EMBEDDER: z.enum(['glove', 'model', 'openai', 'onnx']).default('glove'),
   /** EMBEDDER=onnx: a folder with model.onnx and tokenizer.json (`npm run --silent models:onnx` fetches one). */
   ONNX_MODEL_DIR: z.string().min(1).optional(),
   EXTRACTOR: z.enum(['model', 'rules', 'openai']).default('model'),

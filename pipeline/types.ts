@@ -42,7 +42,7 @@ export interface Embedder {
    * collection's statistics), so words most memories share weigh less. Embedders without it embed
    * the query like any text.
    */
-  embedQuery?(text: string, termWeight?: (stem: string) => number): Float32Array;
+  embedQuery?(text: string, termWeight?: (stem: string) => number): Float32Array | Promise<Float32Array>;
 }
 
 // ---------------------------------------------------------------- entities

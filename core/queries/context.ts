@@ -33,7 +33,9 @@ class FactEmbeddingCache {
     if (missing.length) {
       // A fact is a short statement matched against the query's vector, like a query: the length
       // prior of stored memories (which would sink every short text) does not apply to it.
-      const computed = embedder.embedQuery ? missing.map((f) => embedder.embedQuery!(factText(f))) : await embedder.embed(missing.map(factText));
+      const computed = embedder.embedQuery
+        ? await Promise.all(missing.map((f) => embedder.embedQuery!(factText(f))))
+        : await embedder.embed(missing.map(factText));
       missing.forEach((f, i) => this.vectors.set(f.id, computed[i]));
       // Map iteration order is insertion order: drop the oldest entries.
       for (const key of this.vectors.keys()) {

@@ -28,7 +28,9 @@ export interface EvaluationData {
 /** Ranks each query against its own user's memories by cosine similarity and scores the rankings. */
 export async function evaluateEmbedder(embedder: Embedder, data: EvaluationData = { memories: allMemories, queries: allQueries }): Promise<EmbedderEvaluation> {
   const memoryVectors = await embedder.embed(data.memories.map((m) => m.content));
-  const queryVectors = embedder.embedQuery ? data.queries.map((q) => embedder.embedQuery!(q.query)) : await embedder.embed(data.queries.map((q) => q.query));
+  const queryVectors = embedder.embedQuery
+    ? await Promise.all(data.queries.map((q) => embedder.embedQuery!(q.query)))
+    : await embedder.embed(data.queries.map((q) => q.query));
 
   const outcomes = data.queries.map((query, i): QueryOutcome => {
     const ranked = data.memories
