@@ -15,7 +15,7 @@ import { EmbeddedQueue, defaultPipelineThreads } from '../workers/embedded/runne
 import { WriteOutcomes } from '../workers/outcomes.js';
 import { ExtractionPool } from '../workers/threads/extraction-pool.js';
 import type { WriteQueue } from '../core/write-queue.js';
-import { checkEmbedderMatchesStore } from '../core/embedder-guard.js';
+import { checkEmbedderMatchesStore, resolveEmbedderChoice } from '../core/embedder-guard.js';
 
 export interface ServiceOptions {
   /** Override the logger (tests silence it). */
@@ -62,18 +62,28 @@ export async function openVectorIndex(config: Config, store: Store, dimensions: 
   return EmbeddedVectorIndex.open(store.db);
 }
 
-/** Store, embedder and vector index together (the admin CLI's re-embed needs all three). */
-export async function openStorage(config: Config): Promise<{ store: Store; vectors: VectorIndex; embedder: Embedder }> {
-  const store = await openStore(config);
+/**
+ * Store, embedder and vector index together (the admin CLI's re-embed needs all three), and the configuration with
+ * EMBEDDER=auto resolved against the store (`reembedding`: for the re-embed command, which moves a store to `model`).
+ */
+export async function openStorage(
+  requested: Config,
+  options: { reembedding?: boolean } = {},
+): Promise<{ config: Config; store: Store; vectors: VectorIndex; embedder: Embedder }> {
+  const store = await openStore(requested);
+  const config = { ...requested, EMBEDDER: await resolveEmbedderChoice(store, requested.EMBEDDER, options.reembedding) };
   await seedPrebuiltCaches(config);
   const embedder = await createEmbedder(config);
-  return { store, embedder, vectors: await openVectorIndex(config, store, embedder.dimensions) };
+  return { config, store, embedder, vectors: await openVectorIndex(config, store, embedder.dimensions) };
 }
 
 /** Builds every backend the configuration names; the composition root shared by the API and worker entry points. */
-export async function createServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
-  const logger = options.logger ?? createLogger(config.LOG_LEVEL);
-  const { store, vectors, embedder } = await openStorage(config);
+export async function createServices(requested: Config, options: ServiceOptions = {}): Promise<Services> {
+  const logger = options.logger ?? createLogger(requested.LOG_LEVEL);
+  const { config, store, vectors, embedder } = await openStorage(requested);
+  if (requested.EMBEDDER === 'auto' && config.EMBEDDER === 'glove') {
+    logger.warn('this store was embedded with glove, so EMBEDDER=auto keeps glove; `npm run --silent admin -- reembed` moves it to the more accurate model');
+  }
   const sqlite = store instanceof SqliteStore ? store : null;
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL) : null;
   if (!redis && !sqlite) throw new ConfigError('REDIS_URL: required with MONGODB_URL (queues, rate limits and quotas live in Redis)');

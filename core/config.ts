@@ -60,7 +60,11 @@ export const configSchema = z.object({
   /** On SIGTERM or SIGINT, how long requests in flight may take to finish before their connections are closed. */
   SHUTDOWN_GRACE_MS: positiveInt(25_000),
 
-  EMBEDDER: z.enum(['glove', 'model', 'openai', 'onnx']).default('glove'),
+  /**
+   * `auto`: `model` (the shipped conversation-tuned encoder joined to GloVe) for a new store; a store whose vectors
+   * GloVe made, the default before `model`, keeps `glove` until re-embedded (core/embedder-guard.ts).
+   */
+  EMBEDDER: z.enum(['auto', 'model', 'glove', 'openai', 'onnx']).default('auto'),
   /** EMBEDDER=onnx: a folder with model.onnx and tokenizer.json (`npm run --silent models:onnx` fetches one). */
   ONNX_MODEL_DIR: z.string().min(1).optional(),
   EXTRACTOR: z.enum(['model', 'rules', 'openai']).default('model'),

@@ -19,11 +19,12 @@ async function prebuiltCacheDir(): Promise<string | null> {
 const exists = (path: string) => stat(path).then(() => true, () => false);
 
 /**
- * A first start on an empty data folder copies the GloVe cache built at install time instead of
- * building it (several seconds); the embedder still validates the file and rebuilds a bad one.
+ * A first start on an empty data folder copies the GloVe cache built at install time instead of building it
+ * (several seconds); the embedder still validates the file and rebuilds a bad one. EMBEDDER=model joins GloVe too,
+ * so every embedder but openai and onnx needs it.
  */
 export async function seedPrebuiltCaches(config: Pick<Config, 'EMBEDDER' | 'DATA_DIR' | 'CACHE_DIR'>): Promise<void> {
-  if (config.EMBEDDER !== 'glove') return;
+  if (config.EMBEDDER === 'openai' || config.EMBEDDER === 'onnx') return;
   const target = gloveCachePath(config.DATA_DIR, { cacheDir: config.CACHE_DIR });
   if (await exists(target)) return;
   const source = await prebuiltCacheDir();

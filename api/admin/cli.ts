@@ -145,7 +145,7 @@ async function databaseBackup(config: Config, command: 'backup' | 'restore', arg
 
 /** Progress goes to stderr, one JSON line per page; the result to stdout. */
 async function reembed(config: Config) {
-  const { store, vectors, embedder } = await openStorage(config);
+  const { store, vectors, embedder } = await openStorage(config, { reembedding: true });
   try {
     return await reembedAll(store, vectors, embedder, (p) =>
       process.stderr.write(`${JSON.stringify({ reembedded: p.done, total: p.total })}\n`),

@@ -18,6 +18,21 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** `npm run --silent admin -- reembed`, asynchronously: the OpenAI stub lives in this process and must keep answering. */
+function reembed(dir: string, env: Record<string, string>) {
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn('npm', ['run', '--silent', 'admin', '--', 'reembed'], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dir, CACHE_DIR: SHARED_CACHE_DIR, ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
 describe('switching embedders', () => {
   const openai = () => ({ EMBEDDER: 'openai', OPENAI_BASE_URL: stub.url, OPENAI_API_KEY: 'test', EMBEDDING_MODEL: 'stub-embed', EMBEDDING_DIMENSIONS: '64' });
   const contents = ['I keep bees on the roof.', 'My bicycle is a green Bianchi.', 'I teach chemistry at a high school.'];
@@ -32,18 +47,7 @@ describe('switching embedders', () => {
 
     await expect(startTestServer(openai(), { dataDir })).rejects.toThrow(/npm run --silent admin -- reembed/);
 
-    // Asynchronous: the OpenAI stub lives in this process and must keep answering.
-    const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn('npm', ['run', '--silent', 'admin', '--', 'reembed'], {
-        cwd: ROOT,
-        env: { ...process.env, DATA_DIR: dataDir, CACHE_DIR: SHARED_CACHE_DIR, ...openai() },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('exit', (status) => resolve({ status, stdout, stderr }));
-    });
+    const run = await reembed(dataDir, openai());
     expect(run.status, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout.trim().split('\n').pop()!)).toEqual({ embedder: 'openai:stub-embed/64', reembedded: 3 });
     expect(run.stderr).toContain('"reembedded":3');
@@ -64,4 +68,36 @@ describe('switching embedders', () => {
       await second.close();
     }
   }, 90_000);
+
+  it('keeps a store made by GloVe (the earlier default) on GloVe under EMBEDDER=auto until re-embedded, then moves it to the model', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engram-embedders-auto-'));
+    try {
+      const old = await startTestServer({ EMBEDDER: 'glove' }, { dataDir: dir });
+      const ids: string[] = [];
+      for (const content of contents) ids.push((await old.api().post('/v1/memories', { content, user_id: 'e' })).body.id);
+      await old.settle();
+      const key = old.key;
+      await old.close();
+
+      const search = async (env: Record<string, string>) => {
+        const server = await startTestServer(env, { dataDir: dir });
+        try {
+          return (await server.api(key).post('/v1/memories/search', { query: 'what does the user teach', user_id: 'e' })).body.results;
+        } finally {
+          await server.close();
+        }
+      };
+      // The upgrade starts and answers from the GloVe vectors it has.
+      expect((await search({}))[0].id).toBe(ids[2]);
+
+      const run = await reembed(dir, {});
+      expect(run.status, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout.trim().split('\n').pop()!)).toMatchObject({ embedder: expect.stringMatching(/^onnx:embedder@[0-9a-f]{12}\*[\d.]+\+glove-/), reembedded: 3 });
+      expect((await search({}))[0].id).toBe(ids[2]);
+      // Now the store is the model's: GloVe alone no longer matches it.
+      await expect(startTestServer({ EMBEDDER: 'glove' }, { dataDir: dir })).rejects.toThrow(/npm run --silent admin -- reembed/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
