@@ -35,6 +35,8 @@ export async function createEmbedder(config: EmbedderConfig, overrides: Embedder
   switch (config.EMBEDDER) {
     case 'glove':
       return createGloveEmbedder(config.DATA_DIR, { cacheDir: config.CACHE_DIR });
+    // `auto` is resolved against the store before services are built (core/embedder-guard.ts); alone, it is a new store's.
+    case 'auto':
     case 'model': {
       const [dense, lexical] = await Promise.all([
         // One text per inference call: the model's int8 layers scale activations over the whole call, so a text
