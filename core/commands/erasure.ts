@@ -43,6 +43,10 @@ async function purgeScope(svc: Services, workspaceId: string, scope: { agentId: 
   await svc.store.history.purgeMemories(workspaceId, memoryIds);
   await closeErasedBatchItems(svc, workspaceId, memoryIds);
   await svc.store.batches.forgetMemories(workspaceId, memoryIds);
+  // The vectors again, now that the memories are gone (last, so that a failure here leaves only this for the retry):
+  // an embed stage running beside the erasure (it takes no scope lock) writes its vector and only then re-reads the
+  // memory, so a vector written before this point goes now and one written after it is removed by that stage.
+  await svc.vectors.purge(filter);
   return {
     memoriesActive: memories.filter((m) => m.active).length,
     memoriesTotal: memories.length,

@@ -185,6 +185,10 @@ export async function forgetMemory(
     const at = new Date().toISOString();
     const forgotten = await svc.store.memories.forget(ws, id, at);
     if (!forgotten) throw memoryNotFound();
+    // And again now that it reads as forgotten: an embed stage running beside this (it takes no scope lock) writes
+    // its vector and only then re-reads the memory, so a vector written before this point goes now and one written
+    // after it is removed by that stage. The memory is forgotten already, so a failure here is logged, not answered.
+    await svc.vectors.remove(ws, [id]).catch((error) => svc.logger.warn({ err: error, memoryId: id }, 'vector of a forgotten memory not removed'));
     const derived = await svc.store.facts.query({ workspaceId: ws, sourceMemoryId: id }, { limit: 100_000, offset: 0 });
     const count = await invalidateFacts(svc.store, ws, derived.items.map((f) => f.id), at, 'memory_deleted');
     await svc.store.entities.unlinkMemory(ws, id);
