@@ -98,7 +98,8 @@ function fillSection(heading: string, lines: Line[], maxChars: number, options: 
   return { text: [heading, ...ordered.map((l) => l.text)].join('\n'), used: chosen };
 }
 
-const byScore = (a: { score: number; id: string }, b: { score: number; id: string }) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const byScore = (a: { score: number; id: string }, b: { score: number; id: string }) => b.score - a.score || compareText(a.id, b.id);
 
 /** Memories fetched from each retriever before fusion. */
 const CANDIDATES = 60;
@@ -212,8 +213,10 @@ export async function assembleContext(
   const scoredFacts = liveFacts
     .map((fact, i) => ({ fact, cosine: cosineWithQuery(factVectors[i]), source: sourceScore(fact) }))
     // A fact ranks with the memory it came from, or as a memory at the rank its own similarity earns.
-    .map((f) => ({ fact: f.fact, relevant: f.cosine >= FACT_MIN_COSINE || f.source > 0, score: Math.max(f.source, DENSE_WEIGHT / (RRF_K + 1 + (1 - f.cosine) * 20)) }))
-    .sort((a, b) => byScore({ score: a.score, id: a.fact.id }, { score: b.score, id: b.fact.id }));
+    .map((f) => ({ ...f, relevant: f.cosine >= FACT_MIN_COSINE || f.source > 0, score: Math.max(f.source, DENSE_WEIGHT / (RRF_K + 1 + (1 - f.cosine) * 20)) }))
+    // Facts said in the same memory share its score: their own similarity orders them, then their words, never
+    // their ids (random, so two deployments holding the same facts would order them differently).
+    .sort((a, b) => b.score - a.score || b.cosine - a.cosine || compareText(factLine(a.fact), factLine(b.fact)) || compareText(a.fact.id, b.fact.id));
   const factsMaxChars = Math.floor(maxChars * MAX_FACT_SHARE);
   // A scope whose live facts all fit in their share keeps them all, so its facts block (and
   // stable_hash) is the same for every query; beyond that only the relevant ones compete for it.
@@ -243,8 +246,8 @@ export async function assembleContext(
   return {
     context,
     tokens: estimateTokens(context),
-    // Most relevant first, facts and memories together.
-    sources: [...stable.used, ...volatile.used].sort(byScore).map((line) => line.id),
+    // Most relevant first, facts and memories together; equal scores keep each section's order (a stable sort).
+    sources: [...stable.used, ...volatile.used].sort((a, b) => b.score - a.score).map((line) => line.id),
     stable: stable.text,
     volatile: volatile.text,
     stable_hash: createHash('sha256').update(stable.text).digest('hex'),
