@@ -94,6 +94,12 @@ export interface MemoryRepository {
   insertMany(memories: MemoryRecord[]): Promise<void>;
   get(workspaceId: string, id: string): Promise<MemoryRecord | null>;
   getMany(workspaceId: string, ids: string[]): Promise<MemoryRecord[]>;
+  /**
+   * For each of these memories, the ready memories written just before and just after it in its scope (same agent
+   * and user), by write order: the turns around a turn of a conversation. Forgotten memories are skipped. One
+   * entry per memory given, in their order (a memory of another workspace has none).
+   */
+  neighbours(workspaceId: string, memories: MemoryRecord[]): Promise<MemoryRecord[][]>;
   /** Newest first (created_at desc, id desc). */
   list(filter: MemoryFilter, page: Page): Promise<Paged<MemoryRecord>>;
   count(filter: MemoryFilter): Promise<number>;

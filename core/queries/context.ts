@@ -156,6 +156,41 @@ async function reranked(svc: Services, query: string, candidates: Candidate[]): 
 }
 
 /**
+ * The turns around the best hits join the candidates at this share of their hit's score (3 and 0.5 chosen on the
+ * LoCoMo development conversations: context recall at 2,000 tokens 0.877 → 0.893).
+ */
+const NEIGHBOUR_HITS = 3;
+const NEIGHBOUR_SHARE = 0.5;
+
+/**
+ * The turns written just before and after the best hits join the candidates, scored as a share of their hit's
+ * score: an answer is often the reply to the turn the question matches, or needs the turn it replies to.
+ */
+async function withNeighbours(svc: Services, workspaceId: string, candidates: Candidate[]): Promise<Candidate[]> {
+  const hits = candidates.slice(0, NEIGHBOUR_HITS);
+  if (hits.length === 0) return candidates;
+  const around = await svc.store.memories.neighbours(workspaceId, hits.map((c) => c.memory));
+  const byId = new Map(candidates.map((c) => [c.memory.id, c]));
+  hits.forEach((hit, i) => {
+    const score = hit.score * NEIGHBOUR_SHARE;
+    for (const memory of around[i]) {
+      const current = byId.get(memory.id);
+      if (!current) byId.set(memory.id, { memory, score, content: oneLine(memory.content) });
+      else if (current.score < score) byId.set(memory.id, { ...current, score });
+    }
+  });
+  const seen = new Set<string>();
+  return [...byId.values()]
+    .sort((a, b) => byScore({ score: a.score, id: a.memory.id }, { score: b.score, id: b.memory.id }))
+    .filter((c) => {
+      const key = c.content.toLowerCase();
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+}
+
+/**
  * GET /v1/context. Memories come from two retrievers, the embedding (cosine) and the keyword
  * index (BM25), fused by reciprocal rank. Live facts take at most a share of the budget: all of
  * them when they fit in it (a stable block), otherwise those relevant to the query (their own
@@ -205,7 +240,7 @@ export async function assembleContext(
     return [{ memory, score, content }];
   });
 
-  const memories = await reranked(svc, q.query, deduplicated);
+  const memories = await withNeighbours(svc, principal.workspace.id, await reranked(svc, q.query, deduplicated));
   const factVectors = await factEmbeddings.get(svc.pipeline.embedder, liveFacts);
   const topSources = new Map(memories.slice(0, FACT_SOURCE_TOP).map(({ memory, score }) => [memory.id, score]));
   const cosineWithQuery = cosinesWith(vector);

@@ -231,6 +231,26 @@ export function describeStoreContract(
         await expect(store.memories.insertMany([batch[0]])).rejects.toThrow();
       });
 
+      it('neighbours: the ready memories written just before and after each one in its scope, skipping others', async () => {
+        const ws = newWorkspaceId();
+        const turn = (seq: number, overrides: Partial<MemoryRecord> = {}) => memory(ws, { userId: 'conv', agentId: 'bot', status: 'ready', seq, ...overrides });
+        const first = turn(10);
+        const otherUser = turn(11, { userId: 'someone-else' });
+        const otherAgent = turn(12, { agentId: null });
+        const processing = turn(13, { status: 'processing' });
+        const forgotten = turn(14, { deletedAt: at(1) });
+        const hit = turn(15);
+        const reply = turn(16);
+        const last = turn(20);
+        for (const m of [last, reply, first, otherUser, otherAgent, processing, forgotten, hit]) await store.memories.insert(m);
+        await store.memories.insert(memory(newWorkspaceId(), { userId: 'conv', agentId: 'bot', status: 'ready', seq: 15 }));
+
+        const found = await store.memories.neighbours(ws, [hit, first, last, { ...hit, workspaceId: newWorkspaceId() }]);
+        expect(found.map((around) => sorted(ids(around)))).toEqual([sorted([first.id, reply.id]), [hit.id], [reply.id], []]);
+        expect(found[0].find((m) => m.id === reply.id)).toEqual(reply);
+        expect(await store.memories.neighbours(ws, [])).toEqual([]);
+      });
+
       it('lists newest first (created_at desc, id desc) with paging totals', async () => {
         const ws = newWorkspaceId();
         const oldest = memory(ws, { createdAt: at(1) });

@@ -114,6 +114,18 @@ export class MongoMemoryRepository implements MemoryRepository {
     return docs.map(toRecord);
   }
 
+  async neighbours(workspaceId: string, memories: MemoryRecord[]): Promise<MemoryRecord[][]> {
+    const around = (m: MemoryRecord) =>
+      Promise.all(
+        ([['$lt', -1], ['$gt', 1]] as const).map(([op, order]) =>
+          // The fields of the ws_scope_status_seq index, so each lookup reads one index entry.
+          this.col.findOne({ workspaceId, agentId: m.agentId, userId: m.userId, status: 'ready', seq: { [op]: m.seq }, deletedAt: null }, { sort: { seq: order } }),
+        ),
+      );
+    const found = await Promise.all(memories.map((m) => (m.workspaceId === workspaceId ? around(m) : [])));
+    return found.map((docs) => docs.flatMap((doc) => (doc ? [toRecord(doc)] : [])));
+  }
+
   async list(filter: MemoryFilter, page: Page): Promise<Paged<MemoryRecord>> {
     const f = where(filter);
     const window = pageOf(page);

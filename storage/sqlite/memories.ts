@@ -93,6 +93,24 @@ export class SqliteMemoryRepository implements MemoryRepository {
     return rows.filter((r) => r.workspace_id === workspaceId).map(toRecord);
   }
 
+  async neighbours(workspaceId: string, memories: MemoryRecord[]): Promise<MemoryRecord[][]> {
+    return memories.map((m) => {
+      if (m.workspaceId !== workspaceId) return [];
+      return (['<', '>'] as const).flatMap((op) => {
+        const w = new Where()
+          .eq('workspace_id', workspaceId)
+          .eq('agent_id', m.agentId)
+          .eq('user_id', m.userId)
+          .raw(`status = 'ready'`)
+          .raw(`seq ${op} ?`, m.seq)
+          .raw('deleted_at IS NULL');
+        const order = op === '<' ? 'DESC' : 'ASC';
+        const row = this.db.prepare(`SELECT * FROM memories INDEXED BY memories_scope_ready_seq ${w.sql} ORDER BY seq ${order} LIMIT 1`).get(...w.params) as MemoryRow | undefined;
+        return row ? [toRecord(row)] : [];
+      });
+    });
+  }
+
   async list(filter: MemoryFilter, page: Page): Promise<Paged<MemoryRecord>> {
     const w = where(filter);
     const rows = this.db

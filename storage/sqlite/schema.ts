@@ -106,6 +106,8 @@ const hotPathIndexes = `
   -- Contradiction candidates: the live facts of one subject and predicate in one user scope, whatever the user's history.
   CREATE INDEX IF NOT EXISTS facts_live_candidates ON facts (workspace_id, user_id, agent_id, subject_key, predicate, valid_from, seq)
     WHERE invalid_at IS NULL;
+  -- The turns around a context hit: a scope's ready memories in write order.
+  CREATE INDEX IF NOT EXISTS memories_scope_ready_seq ON memories (workspace_id, agent_id, user_id, seq) WHERE status = 'ready';
   -- Whether an entity still has a memory (every commit unlinks and relinks its memory's entities).
   CREATE INDEX IF NOT EXISTS entity_links_entity ON entity_links (entity_id, memory_id);
 `;

@@ -103,3 +103,57 @@ describe('long memories and small budgets', () => {
     expect(body.sources.some((s: string) => s.startsWith('mem_'))).toBe(true);
   });
 });
+
+describe('GET /v1/context: the turns around a hit', () => {
+  it('ranks the reply to the turn a question matches higher than the same words said elsewhere', async () => {
+    const api = t.api();
+    const question = 'Sam: What hobby did you take up this spring?';
+    const reply = 'Noor: The one my grandmother taught me, every Thursday evening.';
+    // Lines closer to the question's words than the reply is, so only its place in the conversation can lift it.
+    const others = [
+      'Sam: Spring cleaning took the whole weekend.',
+      'Noor: A new café opened by the station this spring.',
+      'Sam: I started a new job in March.',
+      'Noor: Spring weather here changes every hour.',
+      'Sam: My brother took up golf last year.',
+      'Noor: I picked up a cold this week.',
+      'Sam: We took the kids to the spring fair.',
+      'Noor: New season, new running shoes.',
+      'Sam: The garden centre had a spring sale.',
+      'Noor: I took the early train today.',
+      'Sam: Did you watch the match last night?',
+      'Noor: The bakery on the corner closed down.',
+      'Sam: The hobby shop downtown has a sale on paints.',
+      'Noor: I took my bike in for a repair.',
+      'Sam: My sister took up yoga in the spring.',
+      'Noor: The spring concert was sold out.',
+      'Sam: I took a day off on Monday.',
+      'Noor: Spring is my favourite season for walks.',
+      'Sam: Our office took on three new people.',
+      'Noor: My hobbies used to be chess and crosswords.',
+      'Sam: The park looks lovely this spring.',
+      'Noor: I took the dog to the vet.',
+    ];
+    const write = async (userId: string, lines: string[]) => {
+      const batch = (await api.post('/v1/batch', { memories: lines.map((content) => ({ content, user_id: userId })) })).body;
+      await t.settle();
+      await expect.poll(async () => (await api.get(`/v1/batch/${batch.id}`)).body.status).toBe('completed');
+      const ids = new Map<string, string>();
+      for (const m of (await api.get(`/v1/memories?user_id=${userId}&limit=100`)).body.memories) ids.set(m.content, m.id);
+      return ids;
+    };
+    const adjacent = await write('turns-adjacent', [...others.slice(0, 11), question, reply, ...others.slice(11)]);
+    const apart = await write('turns-apart', [reply, ...others.slice(0, 11), question, ...others.slice(11)]);
+    const placeOfReply = async (userId: string, ids: Map<string, string>) => {
+      const body = await context(`query=${encodeURIComponent('Which hobby was taken up this spring?')}&user_id=${userId}&token_budget=2000`);
+      const memories = (body.sources as string[]).filter((id) => id.startsWith('mem_'));
+      expect(memories.slice(0, 3)).toContain(ids.get(question));
+      return memories.indexOf(ids.get(reply)!);
+    };
+    const apartPlace = await placeOfReply('turns-apart', apart);
+    const adjacentPlace = await placeOfReply('turns-adjacent', adjacent);
+    // Both scopes hold the same lines, so only the reply's place in the conversation can move it.
+    expect(apartPlace).toBeGreaterThan(5);
+    expect(adjacentPlace).toBeLessThan(apartPlace);
+  });
+});
