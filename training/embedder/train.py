@@ -144,12 +144,10 @@ def batches_of(conversation, size, rng):
     return [{"texts": texts, "items": items[start : start + size]} for start in range(0, len(items), size)]
 
 
-def loss_of(model, batch, pieces, rng, temperature, random_negatives=0):
+def loss_of(model, batch, pieces, rng, temperature):
     texts, items = batch["texts"], batch["items"]
     positives = [rng.choice(sorted(item["evidence"])) for item in items]
     negatives = [rng.choice(item["confusers"]) for item in items]
-    # Turns drawn from the whole conversation: the product ranks a question against all of them, small talk included.
-    negatives += rng.sample(range(len(texts)), min(random_negatives, len(texts)))
     turns = list(dict.fromkeys(positives + negatives))
     column = {k: j for j, k in enumerate(turns)}
     queries = embed(model, [pieces.ids(item["question"]) for item in items])
@@ -193,7 +191,6 @@ def main():
     parser.add_argument("--batch", type=int, default=24, help="questions per batch, all of one conversation")
     parser.add_argument("--lr", type=float, default=3e-5)
     parser.add_argument("--temperature", type=float, default=0.05)
-    parser.add_argument("--random-negatives", type=int, default=0, help="turns of the conversation added to each batch as negatives")
     parser.add_argument("--seed", type=int, default=13)
     # One thread: on a busy machine two OpenMP threads wait on each other at every operation.
     parser.add_argument("--threads", type=int, default=1)
@@ -229,7 +226,7 @@ def main():
         rng.shuffle(batches)
         running, seen = 0.0, 0
         for batch in batches:
-            loss = loss_of(model, batch, pieces, rng, args.temperature, args.random_negatives)
+            loss = loss_of(model, batch, pieces, rng, args.temperature)
             loss.backward()
             nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             optimizer.step()
