@@ -2,6 +2,7 @@
 the held-back split of the conversation corpus, the keyword ranking that picks hard negatives, and the int8 ONNX
 export the product loads. Each script puts this folder on its import path (they run from their own folders)."""
 import hashlib
+import json
 import math
 import random
 import re
@@ -102,8 +103,6 @@ def export_int8(model, inputs, out_dir, output, output_axes):
 
 def write_tokenizer(out_dir):
     """The base tokenizer beside the model, without padding or truncation (the product sets its own)."""
-    import json
-
     tokenizer = json.loads((BASE / "tokenizer.json").read_text(encoding="utf8"))
     tokenizer["padding"] = tokenizer["truncation"] = None
     (Path(out_dir) / "tokenizer.json").write_text(json.dumps(tokenizer, ensure_ascii=False), encoding="utf8")

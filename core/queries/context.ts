@@ -156,16 +156,24 @@ async function reranked(svc: Services, query: string, candidates: Candidate[]): 
 }
 
 /**
- * The turns around the best hits join the candidates at this share of their hit's score (3 and 0.5 chosen on the
- * LoCoMo development conversations: context recall at 2,000 tokens 0.877 → 0.893).
+ * The turns written just before and after the best hits join the candidates at a share of their hit's score: an
+ * answer is often the reply to the turn the question matches, or needs the turn it replies to. 3 and 0.5 chosen
+ * on the LoCoMo development conversations (context recall at 2,000 tokens 0.882 → 0.904).
  */
 const NEIGHBOUR_HITS = 3;
 const NEIGHBOUR_SHARE = 0.5;
 
-/**
- * The turns written just before and after the best hits join the candidates, scored as a share of their hit's
- * score: an answer is often the reply to the turn the question matches, or needs the turn it replies to.
- */
+/** Identical texts said twice add nothing the first did not: the best-scored one stays. */
+function distinctTexts(candidates: Candidate[]): Candidate[] {
+  const seen = new Set<string>();
+  return candidates.filter(({ content }) => {
+    const key = content.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 async function withNeighbours(svc: Services, workspaceId: string, candidates: Candidate[]): Promise<Candidate[]> {
   const hits = candidates.slice(0, NEIGHBOUR_HITS);
   if (hits.length === 0) return candidates;
@@ -179,15 +187,7 @@ async function withNeighbours(svc: Services, workspaceId: string, candidates: Ca
       else if (current.score < score) byId.set(memory.id, { ...current, score });
     }
   });
-  const seen = new Set<string>();
-  return [...byId.values()]
-    .sort((a, b) => byScore({ score: a.score, id: a.memory.id }, { score: b.score, id: b.memory.id }))
-    .filter((c) => {
-      const key = c.content.toLowerCase();
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
+  return distinctTexts([...byId.values()].sort((a, b) => byScore({ score: a.score, id: a.memory.id }, { score: b.score, id: b.memory.id })));
 }
 
 /**
@@ -230,15 +230,7 @@ export async function assembleContext(
     })
     .sort((a, b) => byScore({ score: a.score, id: a.memory.id }, { score: b.score, id: b.memory.id }));
 
-  // Identical texts said twice add nothing the first did not.
-  const seen = new Set<string>();
-  const deduplicated = ranked.flatMap(({ memory, score }) => {
-    const content = oneLine(memory.content);
-    const key = content.toLowerCase();
-    if (seen.has(key)) return [];
-    seen.add(key);
-    return [{ memory, score, content }];
-  });
+  const deduplicated = distinctTexts(ranked.map(({ memory, score }) => ({ memory, score, content: oneLine(memory.content) })));
 
   const memories = await withNeighbours(svc, principal.workspace.id, await reranked(svc, q.query, deduplicated));
   const factVectors = await factEmbeddings.get(svc.pipeline.embedder, liveFacts);
