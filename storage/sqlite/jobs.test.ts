@@ -47,6 +47,24 @@ describe('the jobs table and accepting writes on SQLite', () => {
     expect(await store.batches.get(ws, b.id)).toBeNull();
   });
 
+  it("claims a scope's earlier write first when the two reached the queue in the other order", async () => {
+    // Two requests took sequence numbers 1 and 2 and were accepted in the other order: by arrival alone, the lane
+    // would hand out write 2, which can only wait for write 1.
+    const ws = newWorkspaceId();
+    const [first, second] = [1, 2].map((seq) => memory(ws, { userId: 'order', seq }));
+    const other = memory(ws, { userId: 'someone else', seq: 3 });
+    const lane = 5;
+    for (const m of [second, other, first]) {
+      const job = { workspaceId: ws, memoryId: m.id, version: 1 };
+      await store.acceptWrites({ memories: [m], events: [] }, () =>
+        store.jobs.insert([{ id: jobIdOf(job), payload: JSON.stringify(job), scopeHash: 11, lane }], Date.now()),
+      );
+    }
+    const now = Date.now();
+    const claims = [0, 1, 2].map(() => store.jobs.claim(lane, now, now + 60_000)?.id);
+    expect(claims).toEqual([first, second, other].map((m) => jobIdOf({ memoryId: m.id, version: 1 })));
+  });
+
   it('finds a processing memory without a job row as an orphan', async () => {
     const ws = newWorkspaceId();
     const m = memory(ws);

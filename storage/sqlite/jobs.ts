@@ -35,9 +35,18 @@ export class SqliteJobs {
     for (const { id, payload, scopeHash, lane } of rows) this.statements.insert.run(id, payload, now, now, now, scopeHash, lane);
   }
 
-  /** Claims a lane's oldest ready job until `leaseUntil`, counting an attempt. */
+  /**
+   * Claims a lane's oldest ready job until `leaseUntil`, counting an attempt; but when an earlier write of that
+   * job's user scope waits ready in the lane, that write instead. Arrival order (`order_key`) and a scope's write
+   * order (`seq`) can disagree: two requests take their sequence numbers in one order and reach the acceptance in
+   * the other. Claimed by `order_key` alone, the later writes could fill every slot of the lane waiting for
+   * their turn, while the write they wait for was never claimed.
+   */
   claim(lane: number, now: number, leaseUntil: number): JobRow | undefined {
-    return this.statements.claim.get(leaseUntil, now, lane, now) as JobRow | undefined;
+    const next = this.statements.next.get(lane, now) as { id: string; workspace_id: string; memory_id: string } | undefined;
+    if (!next) return undefined;
+    const earlier = this.statements.earlierInScope.get(next.workspace_id, next.memory_id, lane, now) as { id: string } | undefined;
+    return this.statements.claim.get(leaseUntil, now, earlier?.id ?? next.id) as JobRow | undefined;
   }
 
   /** Moves every job to the lane its scope hash gives for `lanes` lanes. */
@@ -103,10 +112,24 @@ function prepare(db: Database.Database) {
        VALUES (?, 'write', ?, 'pending', 0, ?, ?, ?, (SELECT COALESCE(MAX(order_key), 0) + 1 FROM jobs), ?, ?)`,
     ),
     // A lane's oldest ready job; the (lane, order_key) index makes this a short walk, whatever the backlog.
+    next: db.prepare(
+      `SELECT id, json_extract(payload, '$.workspaceId') AS workspace_id, json_extract(payload, '$.memoryId') AS memory_id
+       FROM jobs INDEXED BY jobs_lane_order WHERE lane = ? AND state IN ('pending', 'running') AND run_after <= ?
+       ORDER BY order_key LIMIT 1`,
+    ),
+    // The earliest unfinished write of the same user scope whose job is ready in the lane (the partial index of
+    // processing writes: its cost does not grow with the scope's history).
+    earlierInScope: db.prepare(
+      `SELECT j.id FROM memories AS m0
+       JOIN memories AS m INDEXED BY memories_processing
+         ON m.workspace_id = m0.workspace_id AND m.user_id IS m0.user_id AND m.agent_id IS m0.agent_id
+        AND m.status = 'processing' AND m.deleted_at IS NULL AND m.seq < m0.seq
+       JOIN jobs AS j ON j.id = m.id || ':v' || m.version
+       WHERE m0.workspace_id = ? AND m0.id = ? AND j.lane = ? AND j.state IN ('pending', 'running') AND j.run_after <= ?
+       ORDER BY m.seq LIMIT 1`,
+    ),
     claim: db.prepare(
-      `UPDATE jobs SET state = 'running', run_after = ?, updated_at = ?, attempts = attempts + 1
-       WHERE id = (SELECT id FROM jobs INDEXED BY jobs_lane_order WHERE lane = ? AND state IN ('pending', 'running') AND run_after <= ?
-                   ORDER BY order_key LIMIT 1)
+      `UPDATE jobs SET state = 'running', run_after = ?, updated_at = ?, attempts = attempts + 1 WHERE id = ?
        RETURNING id, payload, attempts`,
     ),
     relane: db.prepare('UPDATE jobs SET lane = scope_hash % ? WHERE lane != scope_hash % ?'),
