@@ -17,6 +17,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
 import { createKey } from '../core/commands/keys.js';
 import { SqliteStore } from '../storage/sqlite/store.js';
 
@@ -64,6 +65,19 @@ function loadTurns(path: string, count: number): Turn[] {
     }
   }
   return out;
+}
+
+/** CPU seconds (user + system) the Redis server has used so far, from INFO (its own count, not the children's). */
+async function redisCpuSeconds(url: string): Promise<number> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    const info = await redis.info('cpu');
+    const field = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? Number.NaN);
+    return field('used_cpu_user') + field('used_cpu_sys');
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /** CPU seconds (user + system, all threads) a child process has used so far; Linux only. */
@@ -152,6 +166,7 @@ async function main() {
     const users = [...new Set(turns.map((t) => t.user_id))];
     const loadBefore = loadavg();
     const cpuBefore = children.map((c) => cpuSeconds(c.pid));
+    const redisBefore = redisUrl ? await redisCpuSeconds(redisUrl) : 0;
     const acks: number[] = [];
     const reads: number[] = [];
     let importing = true;
@@ -213,7 +228,8 @@ async function main() {
     }
     const seconds = (performance.now() - started) / 1000;
     const cpuByProcess = children.map((c, i) => cpuSeconds(c.pid) - cpuBefore[i]);
-    const serverCpu = cpuByProcess.reduce((sum, s) => sum + s, 0);
+    const redisCpu = redisUrl ? (await redisCpuSeconds(redisUrl)) - redisBefore : 0;
+    const serverCpu = cpuByProcess.reduce((sum, s) => sum + s, 0) + redisCpu;
     importing = false;
     await reader;
 
@@ -224,10 +240,15 @@ async function main() {
         workload: adds ? { single_adds: turns.length, in_flight: Number(args['in-flight']), users: users.length } : { turns: turns.length, batch_size: Number(args['batch-size']), requests: acks.length, users: users.length },
         seconds: round(seconds),
         turns_per_s: Math.round(turns.length / seconds),
-        // Load-independent: server CPU spent per turn (API + workers, reads included), and what that allows per core.
+        extractor: process.env.EXTRACTOR ?? 'model',
+        judge: process.env.JUDGE ?? 'rules',
+        // Load-independent: server CPU spent per turn (API, workers and Redis, reads included), and what that allows per core.
         server_cpu_s: round(serverCpu),
-        // Where it went: the API process, and the worker process in BullMQ mode.
-        server_cpu_ms_per_turn: { api: round((cpuByProcess[0] * 1000) / turns.length), ...(redisUrl ? { worker: round((cpuByProcess[1] * 1000) / turns.length) } : {}) },
+        // Where it went: the API process (embedded: the whole server), and in BullMQ mode the worker process and Redis.
+        server_cpu_ms_per_turn: {
+          api: round((cpuByProcess[0] * 1000) / turns.length),
+          ...(redisUrl ? { worker: round((cpuByProcess[1] * 1000) / turns.length), redis: round((redisCpu * 1000) / turns.length) } : {}),
+        },
         turns_per_server_cpu_s: Math.round(turns.length / serverCpu),
         ack_ms: summary(acks),
         reads_during_import_ms: summary(reads),
