@@ -68,7 +68,7 @@ export const configSchema = z.object({
   /** EMBEDDER=onnx: a folder with model.onnx and tokenizer.json (`npm run --silent models:onnx` fetches one). */
   ONNX_MODEL_DIR: z.string().min(1).optional(),
   EXTRACTOR: z.enum(['model', 'rules', 'openai']).default('model'),
-  JUDGE: z.enum(['rules', 'openai']).default('rules'),
+  JUDGE: z.enum(['model', 'rules', 'openai']).default('rules'),
   /**
    * GET /v1/context: `model` orders the best fused candidates with the shipped cross-encoder before packing. Off by
    * default: on the LoCoMo development conversations it does not beat the fused order (training/retrieval/MODEL_CARD.md).

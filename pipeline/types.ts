@@ -151,6 +151,20 @@ export type ContradictionDecision =
   /** A negation with nothing to store: invalidate these live facts only. */
   | { kind: 'retract'; invalidate: string[] };
 
+/** A fact the service holds, as a judge that reads whole messages sees it. */
+export interface HeldFact {
+  subject: string;
+  predicate: string;
+  object: string;
+  /** Set for a plan: a fact that starts after the message was written (ISO date or date-time). */
+  plannedFor?: string;
+}
+
 export interface ContradictionJudge {
   decide(incoming: IncomingFact, candidates: CandidateFact[]): Promise<ContradictionDecision>;
+  /**
+   * For judges that read whole messages: for each held fact the message speaks of, the confidence with which the
+   * message ends it now, or null when it leaves it standing (pipeline/contradiction/endings.ts asks).
+   */
+  endings?(message: string, held: readonly HeldFact[]): Promise<(number | null)[]>;
 }

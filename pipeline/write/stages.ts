@@ -3,6 +3,7 @@ import { factText, placeFact } from '../../core/commands/fact-placement.js';
 import { metadataTerms, type VectorDoc, type VectorIndex } from '../../storage/vector/types.js';
 import type { HistoryEventRecord, MemoryRecord, Store, UserScope } from '../../storage/types.js';
 import { decide, findCandidates } from '../contradiction/candidates.js';
+import { messageEndings } from '../contradiction/endings.js';
 import { isSkipped, loadCurrent } from './current.js';
 import { scopeOf, takeTurn, withScopeLock } from './scope-order.js';
 import { vectorFromWire } from './vector-wire.js';
@@ -151,15 +152,20 @@ export async function commitStage(deps: PipelineDeps, ref: WriteRef, input: Comm
 export async function commitInTurn(deps: PipelineDeps, ref: WriteRef, turn: MemoryRecord | Skipped, input: CommitInput, owner: string): Promise<CommitOutput> {
   if (isSkipped(turn)) return turn;
   const scope = scopeOf(turn);
+  // In turn, the scope's earlier writes have committed: the facts this message ends are among the live ones.
+  // Asked before the lease, so the judge's model never runs inside the store's write unit.
+  const endings = input.contradiction.skipped
+    ? []
+    : await messageEndings(deps, { scope, memoryId: ref.memoryId, content: turn.content, referenceTime: referenceTimeOf(turn).toISOString(), facts: input.contradiction.facts });
 
   return withScopeLock(deps.store, scope, owner, async () => {
     // Transactional only on a pipeline thread's own SQLite connection, where the vector index is the embedded one on it.
-    return deps.store.writeUnit(() => commitRecords(deps, ref, scope, input));
+    return deps.store.writeUnit(() => commitRecords(deps, ref, scope, input, endings));
   });
 }
 
 /** Facts, history, entity links, the vector and the memory's `ready`, as one write unit of the store. */
-async function commitRecords(deps: PipelineDeps, ref: WriteRef, scope: UserScope, input: CommitInput): Promise<CommitOutput> {
+async function commitRecords(deps: PipelineDeps, ref: WriteRef, scope: UserScope, input: CommitInput, endings: FactDraft[]): Promise<CommitOutput> {
   // Re-check under the lease: an update or deletion may have landed meanwhile.
   const memory = await loadCurrent(deps.store, ref);
   if (isSkipped(memory)) return memory;
@@ -168,7 +174,9 @@ async function commitRecords(deps: PipelineDeps, ref: WriteRef, scope: UserScope
   const result = { inserted: [] as string[], confirmed: [] as string[], invalidated: [] as string[] };
 
   if (!input.contradiction.skipped) {
-    const { facts, candidates, decisions } = input.contradiction;
+    const { candidates, decisions } = input.contradiction;
+    // The message's endings follow its own facts; they carry no planned decision, so placeFact judges them here.
+    const facts = [...input.contradiction.facts, ...endings];
     const extracted: HistoryEventRecord[] = [];
     for (let i = 0; i < facts.length; i++) {
       const placed = await placeFact(deps, {
@@ -177,7 +185,7 @@ async function commitRecords(deps: PipelineDeps, ref: WriteRef, scope: UserScope
         fact: facts[i],
         seq: memory.seq,
         sourceVersion: ref.version,
-        planned: { candidates: candidates[i], decision: decisions[i] },
+        planned: i < decisions.length ? { candidates: candidates[i], decision: decisions[i] } : undefined,
         token: `${ref.memoryId}:${ref.version}:${i}`,
         at,
       });

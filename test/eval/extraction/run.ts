@@ -6,15 +6,17 @@
  *   npx tsx test/eval/extraction/run.ts --part held-back     # the 5 % of training records the shipped model never trained on
  *   npx tsx test/eval/extraction/run.ts --part dev --details # plus missed/spurious facts and failed scenarios
  *   ... --extractor model                                      # EXTRACTOR=model; model-only: the network alone (default: rules)
+ *   ... --judge model                                          # JUDGE=model: the rules and the change classifier (default: rules)
  * Also reports the older in-repo sets (labelled.ts, holdout.ts, scenarios.ts) under "legacy".
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RuleContradictionJudge } from '../../../pipeline/contradiction/rule-judge.js';
+import { ModelContradictionJudge } from '../../../pipeline/contradiction/model-judge.js';
 import { HybridFactExtractor } from '../../../pipeline/extraction/model/hybrid-extractor.js';
 import { ModelFactExtractor } from '../../../pipeline/extraction/model/model-extractor.js';
 import { RuleFactExtractor } from '../../../pipeline/extraction/rules/fact-extractor.js';
-import type { FactExtractor } from '../../../pipeline/types.js';
+import type { ContradictionJudge, FactExtractor } from '../../../pipeline/types.js';
 import { loadCorpus, type CorpusPart } from './corpus.js';
 import { holdoutStatements } from './holdout.js';
 import { labelledStatements } from './labelled.js';
@@ -40,8 +42,11 @@ export type ExtractorName = 'rules' | 'model' | 'model-only';
 const extractorOf = (name: ExtractorName): FactExtractor =>
   name === 'model-only' ? new ModelFactExtractor() : name === 'model' ? new HybridFactExtractor() : new RuleFactExtractor();
 
-async function scenarioSummary(scenarios: Scenario[], details: boolean, extractor: FactExtractor) {
-  const run = await runScenarios(scenarios, { extractor, judge: new RuleContradictionJudge() });
+export type JudgeName = 'rules' | 'model';
+const judgeOf = (name: JudgeName): ContradictionJudge => (name === 'model' ? new ModelContradictionJudge() : new RuleContradictionJudge());
+
+async function scenarioSummary(scenarios: Scenario[], details: boolean, extractor: FactExtractor, judge: ContradictionJudge) {
+  const run = await runScenarios(scenarios, { extractor, judge });
   const failed = run.results.filter((r) => !r.passed);
   return {
     count: run.results.length,
@@ -51,12 +56,14 @@ async function scenarioSummary(scenarios: Scenario[], details: boolean, extracto
   };
 }
 
-export async function runEvaluation(part: CorpusPart, details = false, extractorName: ExtractorName = 'rules') {
+export async function runEvaluation(part: CorpusPart, details = false, extractorName: ExtractorName = 'rules', judgeName: JudgeName = 'rules') {
   const corpus = loadCorpus(part);
   const extractor = extractorOf(extractorName);
+  const judge = judgeOf(judgeName);
   const extract = (input: Parameters<FactExtractor['extractFacts']>[0]) => extractor.extractFacts(input);
   return {
     extractor: extractorName,
+    judge: judgeName,
     matchingRule: 'subjectKey, predicate, normalizeObject(object) equal to any labelled alternative, and negated equal; one-to-one per statement',
     part,
     corpus: corpus.present
@@ -65,13 +72,13 @@ export async function runEvaluation(part: CorpusPart, details = false, extractor
           invalidRecords: corpus.invalid,
           locomoLabelsSkipped: corpus.skipped,
           statements: summary(await evaluateExtractor(corpus.statements, extract), details),
-          scenarios: await scenarioSummary(corpus.scenarios, details, extractor),
+          scenarios: await scenarioSummary(corpus.scenarios, details, extractor, judge),
         }
       : { files: [], message: `no JSONL files in test/eval/extraction/corpus/${part}` },
     legacy: {
       labelled: summary(await evaluateExtractor(labelledStatements, extract), details),
       holdout: summary(await evaluateExtractor(holdoutStatements, extract), details),
-      scenarios: await scenarioSummary(legacyScenarios, details, extractor),
+      scenarios: await scenarioSummary(legacyScenarios, details, extractor, judge),
     },
   };
 }
@@ -82,11 +89,13 @@ if (isMain) {
   const part = (i >= 0 ? process.argv[i + 1] : 'dev') as CorpusPart;
   const e = process.argv.indexOf('--extractor');
   const extractorName = (e >= 0 ? process.argv[e + 1] : 'rules') as ExtractorName;
-  if (!['dev', 'test', 'test2', 'held-back'].includes(part) || !['rules', 'model', 'model-only'].includes(extractorName)) {
-    console.error('usage: run.ts --part dev|test|test2|held-back [--extractor rules|model|model-only] [--details]');
+  const j = process.argv.indexOf('--judge');
+  const judgeName = (j >= 0 ? process.argv[j + 1] : 'rules') as JudgeName;
+  if (!['dev', 'test', 'test2', 'held-back'].includes(part) || !['rules', 'model', 'model-only'].includes(extractorName) || !['rules', 'model'].includes(judgeName)) {
+    console.error('usage: run.ts --part dev|test|test2|held-back [--extractor rules|model|model-only] [--judge rules|model] [--details]');
     process.exit(2);
   }
-  runEvaluation(part, process.argv.includes('--details'), extractorName)
+  runEvaluation(part, process.argv.includes('--details'), extractorName, judgeName)
     .then((result) => console.log(JSON.stringify(result, null, 2)))
     .catch((error) => {
       console.error(error);

@@ -3,6 +3,7 @@ import type { ContradictionJudge, FactExtractor } from '../../../pipeline/types.
 import { factRules } from '../../../pipeline/extraction/fact-rules.js';
 import { normalizeObject, subjectKey } from '../../../pipeline/extraction/normalize.js';
 import { placeFact } from '../../../core/commands/fact-placement.js';
+import { messageEndings } from '../../../pipeline/contradiction/endings.js';
 import type { FactDraft } from '../../../pipeline/write/types.js';
 import { migrate } from '../../../storage/sqlite/schema.js';
 import { SqliteStore } from '../../../storage/sqlite/store.js';
@@ -47,15 +48,19 @@ export async function simulate(steps: ScenarioStep[], deps: SimulationDeps): Pro
     for (let i = 0; i < steps.length; i++) {
       const referenceTime = new Date(stepTime(steps, i));
       const extracted = await deps.extractor.extractFacts({ content: steps[i].content, referenceTime });
-      for (let j = 0; j < extracted.length; j++) {
-        const f = extracted[j];
-        const fact: FactDraft = {
-          ...f,
-          validFrom: (f.validFrom ?? referenceTime).toISOString(),
-          validTo: f.validTo ? f.validTo.toISOString() : null,
-          validFromStated: f.validFrom !== null,
-          referenceTime: referenceTime.toISOString(),
-        };
+      const drafts: FactDraft[] = extracted.map((f) => ({
+        ...f,
+        validFrom: (f.validFrom ?? referenceTime).toISOString(),
+        validTo: f.validTo ? f.validTo.toISOString() : null,
+        validFromStated: f.validFrom !== null,
+        referenceTime: referenceTime.toISOString(),
+      }));
+      // As the commit does: what the message ends without saying it as a fact, asked before its own facts land.
+      const scope = { workspaceId: WORKSPACE, agentId: null, userId: steps[i].user_id };
+      const endings = await messageEndings(pipeline, { scope, memoryId: null, content: steps[i].content, referenceTime: referenceTime.toISOString(), facts: drafts });
+      const facts = [...drafts, ...endings];
+      for (let j = 0; j < facts.length; j++) {
+        const fact = facts[j];
         await placeFact(pipeline, {
           memory: { workspaceId: WORKSPACE, agentId: null, userId: steps[i].user_id, runId: null, id: null },
           factId: `fct_${i}_${j}`,

@@ -12,7 +12,7 @@ import { evaluateLocomo } from './evaluate.js';
 const arg = process.argv.indexOf('--conversations');
 const limit = arg > 0 ? Number(process.argv[arg + 1]) : Infinity;
 const conversations = loadLocomo(locomoPath()).slice(0, limit);
-const env = Object.fromEntries(['EMBEDDER', 'ONNX_MODEL_DIR', 'RERANKER'].flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])));
+const env = Object.fromEntries(['EMBEDDER', 'ONNX_MODEL_DIR', 'RERANKER', 'EXTRACTOR', 'JUDGE'].flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])));
 // --data-dir DIR keeps the ingested store between runs (tuning the read path without re-ingesting).
 const dirArg = process.argv.indexOf('--data-dir');
 const server = await startTestServer(env, dirArg > 0 ? { dataDir: process.argv[dirArg + 1] } : {});
