@@ -38,8 +38,8 @@ function mentionScore(fact: FactRecord, messageWords: ReadonlySet<string>, state
 }
 
 /**
- * The held facts a message ends without stating their ending as a fact of its own ("closed my barclays account
- * finally, it's all monzo now" ends `banks_with Barclays`), as negated drafts for the commit to place after the
+ * The held facts a message ends without stating their ending as a fact of its own ("shut the lloyds account
+ * down, everything's on revolut now" ends `banks_with Lloyds`), as negated drafts for the commit to place after the
  * message's own facts, so the rules end them the way they end any denial (a plan not yet started is cancelled).
  * Only a judge that reads whole messages (`endings`) finds any. It is asked about the live facts of the scope the
  * message speaks of (their words, or their predicate for the same subject), never about facts it restates.
