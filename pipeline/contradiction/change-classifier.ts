@@ -1,9 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Tokenizer } from '@huggingface/tokenizers';
-import type { InferenceSession } from 'onnxruntime-node';
 import { z } from 'zod';
-import { importOnnxRuntime, shippedModelDir, type OnnxRuntime } from '../onnx.js';
+import { shippedModelDir } from '../onnx.js';
+import { loadPairEncoder, runPairs, type PairEncoder } from '../pair-encoder.js';
 import type { HeldFact } from '../types.js';
 
 /** What a message does to one held fact: probabilities of the three outcomes. */
@@ -50,9 +47,7 @@ export function factLine(fact: HeldFact): string {
  */
 export class PairChangeClassifier implements ChangeClassifier {
   private constructor(
-    private readonly runtime: OnnxRuntime,
-    private readonly session: InferenceSession,
-    private readonly tokenizer: Tokenizer,
+    private readonly encoder: PairEncoder,
     private readonly config: ChangeConfig,
   ) {}
 
@@ -61,47 +56,18 @@ export class PairChangeClassifier implements ChangeClassifier {
   }
 
   static async load(dir: string = DEFAULT_CHANGE_DIR, threads = 1): Promise<PairChangeClassifier> {
-    for (const file of ['model.onnx', 'tokenizer.json', 'config.json']) {
-      if (!existsSync(join(dir, file))) throw new Error(`JUDGE=model: ${dir} has no ${file} (npm run train:change writes it)`);
-    }
-    const config = configSchema.parse(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')));
-    const runtime = await importOnnxRuntime('JUDGE=model');
-    const session = await runtime.InferenceSession.create(readFileSync(join(dir, 'model.onnx')), {
-      intraOpNumThreads: threads,
-      interOpNumThreads: 1,
-      graphOptimizationLevel: 'all',
-    });
-    const tokenizer = new Tokenizer(JSON.parse(readFileSync(join(dir, 'tokenizer.json'), 'utf8')) as object, {});
-    return new PairChangeClassifier(runtime, session, tokenizer, config);
+    const encoder = await loadPairEncoder(dir, 'JUDGE=model', 'npm run train:change', threads);
+    return new PairChangeClassifier(encoder, configSchema.parse(encoder.config));
   }
 
   async classify(message: string, facts: readonly HeldFact[]): Promise<ChangeScores[]> {
     if (facts.length === 0) return [];
-    const { cls, sep } = this.config.specialTokens;
     const text = this.pieces(message);
     const rows = facts.map((fact) => {
-      const f = this.pieces(factLine(fact)).slice(0, this.config.maxFactPieces);
-      const m = text.slice(0, Math.max(0, this.config.maxPieces - f.length - 3));
-      return { ids: [cls, ...f, sep, ...m, sep], factLength: f.length + 2 };
+      const first = this.pieces(factLine(fact)).slice(0, this.config.maxFactPieces);
+      return { first, second: text.slice(0, Math.max(0, this.config.maxPieces - first.length - 3)) };
     });
-    const width = Math.max(...rows.map((r) => r.ids.length));
-    const ids = new BigInt64Array(rows.length * width);
-    const mask = new BigInt64Array(rows.length * width);
-    const types = new BigInt64Array(rows.length * width);
-    rows.forEach((row, r) =>
-      row.ids.forEach((id, t) => {
-        ids[r * width + t] = BigInt(id);
-        mask[r * width + t] = 1n;
-        if (t >= row.factLength) types[r * width + t] = 1n;
-      }),
-    );
-    const shape = [rows.length, width];
-    const output = await this.session.run({
-      input_ids: new this.runtime.Tensor('int64', ids, shape),
-      attention_mask: new this.runtime.Tensor('int64', mask, shape),
-      token_type_ids: new this.runtime.Tensor('int64', types, shape),
-    });
-    const logits = output.logits.data as Float32Array;
+    const logits = (await runPairs(this.encoder, this.config.specialTokens, rows, 'logits')).data as Float32Array;
     return rows.map((_, r) => {
       const [holds, ended, willEnd] = softmax(logits.subarray(r * 3, r * 3 + 3));
       return { holds, ended, willEnd };
@@ -109,7 +75,7 @@ export class PairChangeClassifier implements ChangeClassifier {
   }
 
   private pieces(text: string): number[] {
-    return this.tokenizer.encode(text, { add_special_tokens: false }).ids;
+    return this.encoder.tokenizer.encode(text, { add_special_tokens: false }).ids;
   }
 }
 
