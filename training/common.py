@@ -79,6 +79,28 @@ class Bm25:
         return sorted(range(len(self.terms)), key=lambda i: (-scores[i], i))
 
 
+def collate_pairs(pairs):
+    """Padded input ids, attention mask and token types of (ids, types, ...) rows, as the ONNX inputs take them."""
+    width = max(len(p[0]) for p in pairs)
+    ids = torch.zeros((len(pairs), width), dtype=torch.long)
+    types = torch.zeros_like(ids)
+    mask = torch.zeros_like(ids)
+    for row, (i, t, *_) in enumerate(pairs):
+        ids[row, : len(i)] = torch.tensor(i)
+        types[row, : len(t)] = torch.tensor(t)
+        mask[row, : len(i)] = 1
+    return ids, mask, types
+
+
+def optimizer_step(loss, model, optimizer, scheduler):
+    """One update: gradients clipped to norm 1, then the optimizer and the learning-rate schedule step."""
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    optimizer.step()
+    scheduler.step()
+    optimizer.zero_grad()
+
+
 def export_int8(model, inputs, out_dir, output, output_axes):
     """Writes `model.onnx` (int8 weights, dynamic quantisation) to out_dir from an example of its three inputs."""
     from onnxruntime.quantization import QuantType, quantize_dynamic

@@ -24,7 +24,7 @@ from torch import nn
 from transformers import AutoModel
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from common import BASE, ROOT, add_common_arguments, corpus_digest, export_int8, report_arguments, seeded, write_tokenizer  # noqa: E402
+from common import BASE, ROOT, add_common_arguments, collate_pairs, corpus_digest, export_int8, optimizer_step, report_arguments, seeded, write_tokenizer  # noqa: E402
 
 CORPUS = ROOT / "training" / "change" / "corpus"
 OUT = ROOT / "models" / "change"
@@ -134,24 +134,12 @@ class ChangeClassifier(nn.Module):
         return self.head((hidden * mask).sum(1) / mask.sum(1).clamp(min=1))
 
 
-def collate(pairs):
-    width = max(len(p[0]) for p in pairs)
-    ids = torch.zeros((len(pairs), width), dtype=torch.long)
-    types = torch.zeros_like(ids)
-    mask = torch.zeros_like(ids)
-    for row, (i, t, *_) in enumerate(pairs):
-        ids[row, : len(i)] = torch.tensor(i)
-        types[row, : len(t)] = torch.tensor(t)
-        mask[row, : len(i)] = 1
-    return ids, mask, types
-
-
 @torch.no_grad()
 def probabilities(model, pairs, batch=64):
     model.eval()
     out = []
     for start in range(0, len(pairs), batch):
-        out.extend(torch.softmax(model(*collate(pairs[start : start + batch])), -1).tolist())
+        out.extend(torch.softmax(model(*collate_pairs(pairs[start : start + batch])), -1).tolist())
     model.train()
     return out
 
@@ -213,13 +201,9 @@ def main():
         running, seen = 0.0, 0
         for start in range(0, len(train), args.batch):
             chunk = train[start : start + args.batch]
-            logits = model(*collate(chunk))
+            logits = model(*collate_pairs(chunk))
             loss = nn.functional.cross_entropy(logits, torch.tensor([p[2] for p in chunk]), weight=weights)
-            loss.backward()
-            nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            optimizer.step()
-            scheduler.step()
-            optimizer.zero_grad()
+            optimizer_step(loss, model, optimizer, scheduler)
             running += loss.item()
             seen += 1
             step += 1
@@ -230,7 +214,7 @@ def main():
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    export_int8(model, collate([train[0], train[0]]), out, "logits", {0: "batch"})
+    export_int8(model, collate_pairs([train[0], train[0]]), out, "logits", {0: "batch"})
     write_tokenizer(out)
     config = {
         "format": 1,

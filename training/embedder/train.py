@@ -26,7 +26,7 @@ from torch import nn
 from transformers import AutoModel
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from common import BASE, ROOT, Bm25, add_common_arguments, corpus_digest, export_int8, held_back_split, report_arguments, seeded, write_tokenizer  # noqa: E402
+from common import BASE, Bm25, ROOT, add_common_arguments, corpus_digest, export_int8, held_back_split, optimizer_step, report_arguments, seeded, write_tokenizer  # noqa: E402
 
 CORPUS = ROOT / "training" / "retrieval" / "corpus"
 OUT = ROOT / "models" / "embedder"
@@ -191,11 +191,7 @@ def main():
         running, seen = 0.0, 0
         for batch in batches:
             loss = loss_of(model, batch, pieces, rng, args.temperature)
-            loss.backward()
-            nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            optimizer.step()
-            scheduler.step()
-            optimizer.zero_grad()
+            optimizer_step(loss, model, optimizer, scheduler)
             running += loss.item()
             seen += 1
             step += 1

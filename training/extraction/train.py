@@ -20,7 +20,7 @@ from torch import nn
 from transformers import AutoModel
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from common import BASE, ROOT, add_common_arguments, corpus_digest, export_int8, report_arguments, seeded, write_tokenizer  # noqa: E402
+from common import BASE, ROOT, add_common_arguments, corpus_digest, export_int8, optimizer_step, report_arguments, seeded, write_tokenizer  # noqa: E402
 from corpus import HEADS, IGNORE, Aligner, load_records, predicate_classes
 from words import MAX_PIECES, WORD_PATTERN, windows
 
@@ -177,11 +177,7 @@ def main():
         for group in batches(train, args.batch, rng):
             ids, mask, labels = collate(train, group)
             loss = loss_of(model(ids, mask, torch.zeros_like(ids)), labels, n_tags)
-            loss.backward()
-            nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            optimizer.step()
-            scheduler.step()
-            optimizer.zero_grad()
+            optimizer_step(loss, model, optimizer, scheduler)
             running += loss.item()
             seen += 1
             step += 1

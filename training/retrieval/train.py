@@ -24,7 +24,7 @@ from torch import nn
 from transformers import AutoModel
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from common import BASE, ROOT, Bm25, add_common_arguments, corpus_digest, export_int8, held_back_split, report_arguments, seeded, write_tokenizer  # noqa: E402
+from common import BASE, Bm25, ROOT, add_common_arguments, collate_pairs, corpus_digest, export_int8, held_back_split, optimizer_step, report_arguments, seeded, write_tokenizer  # noqa: E402
 
 CORPUS = ROOT / "training" / "retrieval" / "corpus"
 OUT = ROOT / "models" / "reranker"
@@ -104,24 +104,12 @@ class Reranker(nn.Module):
         return self.head(pooled).squeeze(-1)
 
 
-def collate(pairs):
-    width = max(len(ids) for ids, _ in pairs)
-    ids = torch.zeros((len(pairs), width), dtype=torch.long)
-    types = torch.zeros_like(ids)
-    mask = torch.zeros_like(ids)
-    for row, (i, t) in enumerate(pairs):
-        ids[row, : len(i)] = torch.tensor(i)
-        types[row, : len(t)] = torch.tensor(t)
-        mask[row, : len(i)] = 1
-    return ids, mask, types
-
-
 @torch.no_grad()
 def scores_of(model, pairs, batch=64):
     model.eval()
     out = []
     for start in range(0, len(pairs), batch):
-        ids, mask, types = collate(pairs[start : start + batch])
+        ids, mask, types = collate_pairs(pairs[start : start + batch])
         out.extend(model(ids, mask, types).tolist())
     model.train()
     return out
@@ -188,14 +176,10 @@ def main():
             if step >= steps:
                 break
             chunk = train[start : start + args.groups_per_batch]
-            ids, mask, types = collate([pair for group in chunk for pair in group])
+            ids, mask, types = collate_pairs([pair for group in chunk for pair in group])
             logits = model(ids, mask, types).view(len(chunk), args.group)
             loss = nn.functional.cross_entropy(logits, torch.zeros(len(chunk), dtype=torch.long))
-            loss.backward()
-            nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            optimizer.step()
-            scheduler.step()
-            optimizer.zero_grad()
+            optimizer_step(loss, model, optimizer, scheduler)
             running += loss.item()
             seen += 1
             step += 1
@@ -206,7 +190,7 @@ def main():
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    export_int8(model, collate([train[0][0], train[0][0]]), out, "scores", {0: "batch"})
+    export_int8(model, collate_pairs([train[0][0], train[0][0]]), out, "scores", {0: "batch"})
     write_tokenizer(out)
     config = {
         "format": 1,
