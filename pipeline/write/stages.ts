@@ -7,7 +7,7 @@ import { messageEndings } from '../contradiction/endings.js';
 import { isSkipped, loadCurrent } from './current.js';
 import { scopeOf, takeTurn, withScopeLock } from './scope-order.js';
 import { vectorFromWire } from './vector-wire.js';
-import type { ContradictionJudge, Embedder, EntityExtractor, FactExtractor, PredicateFamily } from '../types.js';
+import type { ContradictionJudge, Embedder, EntityExtractor, ExtractedFact, FactExtractor, PredicateFamily } from '../types.js';
 import type {
   CommitInput,
   CommitOutput,
@@ -108,14 +108,18 @@ export async function extractFactsStage(deps: PipelineDeps, ref: WriteRef): Prom
   if (isSkipped(memory)) return memory;
   const referenceTime = referenceTimeOf(memory);
   const extracted = await deps.factExtractor.extractFacts({ content: memory.content, referenceTime });
-  const facts: FactDraft[] = extracted.map((f) => ({
+  return { skipped: false, facts: extracted.map((f) => factDraftOf(f, referenceTime)) };
+}
+
+/** An extracted fact as JSON, its start resolved: the stated date, else the write's reference time. */
+export function factDraftOf(f: ExtractedFact, referenceTime: Date): FactDraft {
+  return {
     ...f,
     validFrom: (f.validFrom ?? referenceTime).toISOString(),
     validTo: f.validTo ? f.validTo.toISOString() : null,
     validFromStated: f.validFrom !== null,
     referenceTime: referenceTime.toISOString(),
-  }));
-  return { skipped: false, facts };
+  };
 }
 
 // ---------------------------------------------------------------- stage 2: contradiction candidates

@@ -4,7 +4,7 @@ import { factRules } from '../../../pipeline/extraction/fact-rules.js';
 import { normalizeObject, subjectKey } from '../../../pipeline/extraction/normalize.js';
 import { placeFact } from '../../../core/commands/fact-placement.js';
 import { messageEndings } from '../../../pipeline/contradiction/endings.js';
-import type { FactDraft } from '../../../pipeline/write/types.js';
+import { factDraftOf } from '../../../pipeline/write/stages.js';
 import { migrate } from '../../../storage/sqlite/schema.js';
 import { SqliteStore } from '../../../storage/sqlite/store.js';
 import type { Scenario, ScenarioFact, ScenarioKey, ScenarioStep } from './scenarios.js';
@@ -48,13 +48,7 @@ export async function simulate(steps: ScenarioStep[], deps: SimulationDeps): Pro
     for (let i = 0; i < steps.length; i++) {
       const referenceTime = new Date(stepTime(steps, i));
       const extracted = await deps.extractor.extractFacts({ content: steps[i].content, referenceTime });
-      const drafts: FactDraft[] = extracted.map((f) => ({
-        ...f,
-        validFrom: (f.validFrom ?? referenceTime).toISOString(),
-        validTo: f.validTo ? f.validTo.toISOString() : null,
-        validFromStated: f.validFrom !== null,
-        referenceTime: referenceTime.toISOString(),
-      }));
+      const drafts = extracted.map((f) => factDraftOf(f, referenceTime));
       // As the commit does: what the message ends without saying it as a fact, asked before its own facts land.
       const scope = { workspaceId: WORKSPACE, agentId: null, userId: steps[i].user_id };
       const endings = await messageEndings(pipeline, { scope, memoryId: null, content: steps[i].content, referenceTime: referenceTime.toISOString(), facts: drafts });
