@@ -52,12 +52,19 @@ export class EmbeddedVectorIndex implements VectorIndex {
     return p;
   }
 
-  private nextRev(): number {
-    return (
+  /**
+   * Takes `n` revisions at once and returns the first. Once per write, before the keyword index
+   * is touched: a statement with RETURNING between FTS5 inserts makes FTS5 write its pending
+   * terms out as a segment of their own, and merging thousands of tiny segments made loading a
+   * large workspace slower with every row (600 µs a row at 200k rows, 160 µs without).
+   */
+  private takeRevs(n: number): number {
+    const last = (
       this.db
-        .prepare(`INSERT INTO sequences (name, value) VALUES ('vector_rev', 1) ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value`)
-        .get() as { value: number }
+        .prepare(`INSERT INTO sequences (name, value) VALUES ('vector_rev', ?) ON CONFLICT (name) DO UPDATE SET value = value + ? RETURNING value`)
+        .get(n, n) as { value: number }
     ).value;
+    return last - n + 1;
   }
 
   /** Applies rows and tombstones written since the last sync (by any process). */
@@ -95,10 +102,9 @@ export class EmbeddedVectorIndex implements VectorIndex {
          run_id = excluded.run_id, meta_terms = excluded.meta_terms, vec = excluded.vec, rev = excluded.rev`,
     );
     this.db.transaction(() => {
-      for (const d of docs) {
-        insert.run(d.id, d.workspaceId, d.agentId, d.userId, d.runId, JSON.stringify(d.metadataTerms), toBlob(d.vector), this.nextRev());
-        this.indexText(d);
-      }
+      const first = docs.length > 0 ? this.takeRevs(docs.length) : 0;
+      docs.forEach((d, i) => insert.run(d.id, d.workspaceId, d.agentId, d.userId, d.runId, JSON.stringify(d.metadataTerms), toBlob(d.vector), first + i));
+      for (const d of docs) this.indexText(d);
     }).immediate();
     this.textWrites++;
     if (!this.searchable) return;
@@ -110,20 +116,25 @@ export class EmbeddedVectorIndex implements VectorIndex {
     }
   }
 
-  /** Replaces the document's keyword entry (none when it has no text). Runs inside the caller's transaction. */
+  /**
+   * Replaces the document's keyword entry (none when it has no text). Runs inside the caller's
+   * transaction, with no RETURNING clause: see takeRevs.
+   */
   private indexText(d: VectorDoc): void {
     this.unindexText(d.workspaceId, d.id);
     if (!d.text?.trim()) return;
-    const { rowid } = this.db
-      .prepare('INSERT INTO text_docs (id, workspace_id, agent_id, user_id, run_id, meta_terms) VALUES (?,?,?,?,?,?) RETURNING rowid')
-      .get(d.id, d.workspaceId, d.agentId, d.userId, d.runId, JSON.stringify(d.metadataTerms)) as { rowid: number };
-    this.db.prepare('INSERT INTO text_index (rowid, content) VALUES (?, ?)').run(rowid, d.text);
+    const { lastInsertRowid } = this.db
+      .prepare('INSERT INTO text_docs (id, workspace_id, agent_id, user_id, run_id, meta_terms) VALUES (?,?,?,?,?,?)')
+      .run(d.id, d.workspaceId, d.agentId, d.userId, d.runId, JSON.stringify(d.metadataTerms));
+    this.db.prepare('INSERT INTO text_index (rowid, content) VALUES (?, ?)').run(lastInsertRowid, d.text);
   }
 
   private unindexText(workspaceId: string, id: string): void {
-    const row = this.db.prepare('DELETE FROM text_docs WHERE id = ? AND workspace_id = ? RETURNING rowid').get(id, workspaceId) as { rowid: number } | undefined;
+    const row = this.db.prepare('SELECT rowid FROM text_docs WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as { rowid: number } | undefined;
+    if (!row) return;
+    this.db.prepare('DELETE FROM text_docs WHERE rowid = ?').run(row.rowid);
     // contentless_delete + secure-delete: the words leave the index's pages, not only its results.
-    if (row) this.db.prepare('DELETE FROM text_index WHERE rowid = ?').run(row.rowid);
+    this.db.prepare('DELETE FROM text_index WHERE rowid = ?').run(row.rowid);
   }
 
   private removeIds(workspaceId: string, ids: string[]): void {
@@ -131,10 +142,10 @@ export class EmbeddedVectorIndex implements VectorIndex {
     const del = this.db.prepare('DELETE FROM vectors WHERE id = ? AND workspace_id = ?');
     const tomb = this.db.prepare('INSERT INTO vector_tombstones (id, rev) VALUES (?, ?)');
     this.db.transaction(() => {
-      for (const id of ids) {
-        if (del.run(id, workspaceId).changes > 0) tomb.run(id, this.nextRev());
-        this.unindexText(workspaceId, id);
-      }
+      const deleted = ids.filter((id) => del.run(id, workspaceId).changes > 0);
+      const first = deleted.length > 0 ? this.takeRevs(deleted.length) : 0;
+      deleted.forEach((id, i) => tomb.run(id, first + i));
+      for (const id of ids) this.unindexText(workspaceId, id);
     }).immediate();
     this.textWrites++;
     const p = this.partitions.get(workspaceId);
