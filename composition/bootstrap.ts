@@ -52,14 +52,14 @@ export async function openStore(config: Config): Promise<Store> {
   return SqliteStore.open(config.DATA_DIR);
 }
 
-/** Elasticsearch when ELASTICSEARCH_URL is set, else exact cosine over the embedded store. */
+/** Elasticsearch when ELASTICSEARCH_URL is set, else the embedded index (exact, or a graph for large workspaces). */
 export async function openVectorIndex(config: Config, store: Store, dimensions: number): Promise<VectorIndex> {
   if (config.ELASTICSEARCH_URL) {
     const { ElasticsearchVectorIndex } = await import('../storage/elasticsearch/index.js');
     return ElasticsearchVectorIndex.open(config.ELASTICSEARCH_URL, { dimensions, index: config.ELASTICSEARCH_INDEX });
   }
   if (!(store instanceof SqliteStore)) throw new ConfigError('ELASTICSEARCH_URL: required with MONGODB_URL');
-  return EmbeddedVectorIndex.open(store.db);
+  return EmbeddedVectorIndex.open(store.db, { graphMinRows: config.VECTOR_GRAPH_MIN_ROWS });
 }
 
 /**

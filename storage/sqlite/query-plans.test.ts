@@ -63,3 +63,20 @@ describe.each(Object.entries(databases))('write-path query plans (SQLite), %s', 
     expect(detail).not.toContain('USE TEMP B-TREE');
   });
 });
+
+describe.each(Object.entries(databases))('embedded vector index query plans (SQLite), %s', (_state, db) => {
+  it.each([
+    ['a workspace export page, by id', 'SELECT id, vec FROM vectors WHERE +workspace_id = ? AND id > ? ORDER BY id LIMIT 500', 'sqlite_autoindex_vectors_1'],
+    [
+      "a graph's float rows, by id",
+      'SELECT v.id AS id, v.vec AS vec FROM json_each(?) i CROSS JOIN vectors v ON v.id = i.value WHERE v.workspace_id = ?',
+      'sqlite_autoindex_vectors_1',
+    ],
+    ["a workspace's rows after a revision (graph build and catch-up)", 'SELECT * FROM vectors WHERE workspace_id = ? AND rev > ? ORDER BY rev LIMIT ?', 'vectors_ws_rev'],
+    ['rows per workspace at start-up', 'SELECT workspace_id, count(*) AS n FROM vectors GROUP BY workspace_id', 'vectors_ws_rev'],
+  ])('%s uses an index', (_name, sql, index) => {
+    const detail = plan(db, sql, ...Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => 'x'));
+    expect(detail).toContain(index);
+    expect(detail).not.toContain('USE TEMP B-TREE');
+  });
+});

@@ -110,6 +110,9 @@ const hotPathIndexes = `
   CREATE INDEX IF NOT EXISTS memories_scope_ready_seq ON memories (workspace_id, agent_id, user_id, seq) WHERE status = 'ready';
   -- Whether an entity still has a memory (every commit unlinks and relinks its memory's entities).
   CREATE INDEX IF NOT EXISTS entity_links_entity ON entity_links (entity_id, memory_id);
+  -- One workspace's vectors in write order, without reading the vectors (they overflow their pages): a graph
+  -- catching up from its snapshot, or being filled, and the row count per workspace at start-up.
+  CREATE INDEX IF NOT EXISTS vectors_ws_rev ON vectors (workspace_id, rev);
 `;
 
 export function migrate(db: Database.Database): void {

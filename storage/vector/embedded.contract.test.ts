@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeVectorIndexContract } from '../contract/vector-contract.js';
 import { openDatabase } from '../sqlite/store.js';
 import { EmbeddedVectorIndex } from './embedded.js';
+import { GraphPartition } from './graph-partition.js';
+import { GraphSnapshots } from './graph-snapshots.js';
 
 let dir: string | null = null;
 let db: Database.Database | null = null;
@@ -16,6 +18,19 @@ describeVectorIndexContract(
     dir = mkdtempSync(join(tmpdir(), 'engram-vector-contract-'));
     db = openDatabase(dir);
     return EmbeddedVectorIndex.open(db);
+  },
+  async () => {
+    db?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  },
+);
+
+describeVectorIndexContract(
+  'embedded, every workspace in a graph',
+  async () => {
+    dir = mkdtempSync(join(tmpdir(), 'engram-vector-contract-'));
+    db = openDatabase(dir);
+    return EmbeddedVectorIndex.open(db, { graphMinRows: 0 });
   },
   async () => {
     db?.close();
@@ -136,6 +151,170 @@ describe('embedded keyword top k', () => {
       const big = await index.searchText('dog', { workspaceId: 'ws_big' }, 60);
       expect(big.map((h) => h.id)).toEqual(Array.from({ length: 60 }, (_, i) => `mem_ws_big_${i}`));
       await index.close();
+    } finally {
+      database.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('embedded workspace moving to the graph', () => {
+  const DIMENSIONS = 48;
+  /** Deterministic clustered unit vectors (a few topics, each row near one of them). */
+  const vectorOf = (i: number) => {
+    const v = new Float32Array(DIMENSIONS);
+    for (let d = 0; d < DIMENSIONS; d++) v[d] = Math.sin((i % 7) * 13.1 + d * 0.7) + 0.35 * Math.sin(i * 2.3 + d * 1.9);
+    const norm = Math.hypot(...v);
+    return v.map((x) => x / norm);
+  };
+  const exactTop = (docs: Map<string, { vector: Float32Array; userId: string }>, q: Float32Array, k: number, userId?: string) =>
+    [...docs]
+      .filter(([, d]) => userId === undefined || d.userId === userId)
+      .map(([id, d]) => ({ id, score: d.vector.reduce((sum, x, i) => sum + x * q[i], 0) }))
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+      .slice(0, k);
+
+  it('keeps serving while it moves, honours writes made meanwhile, then finds the exact top hits and scores; a restart loads straight into the graph', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'engram-vector-graph-'));
+    const database = openDatabase(folder);
+    try {
+      const index = await EmbeddedVectorIndex.open(database, { graphMinRows: 300 });
+      const ws = 'ws_graph';
+      const docs = new Map<string, { vector: Float32Array; userId: string }>();
+      const write = async (from: number, to: number) => {
+        const batch = Array.from({ length: to - from }, (_, j) => {
+          const i = from + j;
+          return { id: `mem_${String(i).padStart(5, '0')}`, workspaceId: ws, agentId: null, userId: `user${i % 5}`, runId: null, metadataTerms: [], vector: vectorOf(i) };
+        });
+        await index.upsert(batch);
+        for (const d of batch) docs.set(d.id, { vector: d.vector, userId: d.userId! });
+      };
+      await write(0, 300);
+      expect(index.usesGraph(ws)).toBe(true);
+      // While the graph fills: more rows, a replaced vector and a removal, and searches all along.
+      await write(300, 700);
+      await index.upsert([{ id: 'mem_00003', workspaceId: ws, agentId: null, userId: 'user3', runId: null, metadataTerms: [], vector: vectorOf(5) }]);
+      docs.set('mem_00003', { vector: vectorOf(5), userId: 'user3' });
+      await index.remove(ws, ['mem_00010']);
+      docs.delete('mem_00010');
+      expect((await index.search(vectorOf(10), { workspaceId: ws }, 5)).length).toBe(5);
+      await index.indexed();
+
+      let found = 0;
+      for (let i = 0; i < 40; i++) {
+        const q = vectorOf(i * 17 + 1);
+        const exact = exactTop(docs, q, 10);
+        const hits = await index.search(q, { workspaceId: ws }, 10);
+        for (const h of hits) expect(h.score).toBeCloseTo(exactTop(new Map([[h.id, docs.get(h.id)!]]), q, 1)[0].score, 5);
+        found += hits.filter((h) => exact.some((e) => e.id === h.id)).length;
+        // One user's rows are few: scored exactly, the same hits as a full scan.
+        const mine = await index.search(q, { workspaceId: ws, userId: 'user2' }, 10);
+        expect(mine.map((h) => h.id)).toEqual(exactTop(docs, q, 10, 'user2').map((h) => h.id));
+      }
+      expect(found / 400).toBeGreaterThan(0.9);
+      expect((await index.search(vectorOf(10), { workspaceId: ws }, 700)).map((h) => h.id)).not.toContain('mem_00010');
+
+      const reopened = await EmbeddedVectorIndex.open(database, { graphMinRows: 300 });
+      expect(reopened.usesGraph(ws)).toBe(true);
+      const q = vectorOf(42);
+      expect((await reopened.search(q, { workspaceId: ws, userId: 'user1' }, 10)).map((h) => h.id)).toEqual(exactTop(docs, q, 10, 'user1').map((h) => h.id));
+      await index.close();
+      await reopened.close();
+    } finally {
+      database.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('embedded saved graphs', () => {
+  const vectorOf = (i: number) => {
+    const v = Float32Array.from({ length: 24 }, (_, d) => Math.sin(i * 1.7 + d * 0.9) + (d === i % 24 ? 1 : 0));
+    const norm = Math.hypot(...v);
+    return v.map((x) => x / norm);
+  };
+  const doc = (ws: string, i: number) => ({ id: `mem_${i}`, workspaceId: ws, agentId: null, userId: `user${i % 3}`, runId: null, metadataTerms: [], vector: vectorOf(i) });
+  const filesUnder = (folder: string): string[] =>
+    existsSync(folder) ? readdirSync(folder, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(folder, e.name)) : [join(folder, e.name)])) : [];
+
+  it('a restart loads the saved graph, then the rows and removals written after it by another connection', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'engram-graph-saved-'));
+    const database = openDatabase(folder);
+    const other = openDatabase(folder);
+    try {
+      const first = await EmbeddedVectorIndex.open(database, { graphMinRows: 50 });
+      await first.upsert(Array.from({ length: 120 }, (_, i) => doc('ws_saved', i)));
+      await first.indexed();
+      await first.close();
+      const saved = filesUnder(join(folder, 'graphs'));
+      expect(saved.map((f) => f.split('.').pop()).sort()).toEqual(['codes', 'graph', 'rows']);
+
+      // Written while no searching index is open: a pipeline thread's writes.
+      const writer = EmbeddedVectorIndex.openWriter(other);
+      await writer.upsert([doc('ws_saved', 500)]);
+      await writer.remove('ws_saved', ['mem_7']);
+      // The removal erased the saved graph (it held mem_7's codes).
+      expect(filesUnder(join(folder, 'graphs'))).toEqual([]);
+
+      const second = await EmbeddedVectorIndex.open(database, { graphMinRows: 50 });
+      expect(second.usesGraph('ws_saved')).toBe(true);
+      const ids = async (i: number) => (await second.search(vectorOf(i), { workspaceId: 'ws_saved' }, 3)).map((h) => h.id);
+      expect((await ids(500))[0]).toBe('mem_500');
+      expect(await ids(7)).not.toContain('mem_7');
+      expect((await ids(33))[0]).toBe('mem_33');
+      await second.close();
+      // Built again from the table at start-up and saved: loaded as is by the next start.
+      const rebuilt = filesUnder(join(folder, 'graphs'));
+      expect(rebuilt).toHaveLength(3);
+      const third = await EmbeddedVectorIndex.open(database, { graphMinRows: 50 });
+      // Loaded, not built again (which would save it under a new name).
+      expect(filesUnder(join(folder, 'graphs'))).toEqual(rebuilt);
+      await writer.upsert([doc('ws_saved', 501)]);
+      expect((await third.search(vectorOf(501), { workspaceId: 'ws_saved' }, 1))[0].id).toBe('mem_501');
+      expect((await third.search(vectorOf(44), { workspaceId: 'ws_saved', userId: 'user2' }, 1))[0].id).toBe('mem_44');
+      await third.close();
+    } finally {
+      other.close();
+      database.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('does not save a graph holding a row another connection removed meanwhile', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'engram-graph-race-'));
+    const database = openDatabase(folder);
+    try {
+      const graph = new GraphPartition(24, () => new Map());
+      for (let i = 0; i < 5; i++) graph.put({ id: `mem_${i}`, agentId: null, userId: null, runId: null, terms: [] }, vectorOf(i));
+      const snapshots = new GraphSnapshots(database, join(folder, 'graphs'));
+      database.prepare('INSERT INTO vector_tombstones (id, rev) VALUES (?, ?)').run('mem_3', 11);
+      expect(snapshots.save('ws_race', graph, 10)).toBe(false);
+      expect(filesUnder(join(folder, 'graphs'))).toEqual([]);
+      expect(snapshots.save('ws_race', graph, 11)).toBe(true);
+      expect(filesUnder(join(folder, 'graphs'))).toHaveLength(3);
+    } finally {
+      database.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('never reads graph files the database does not name, and erases them', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'engram-graph-stale-'));
+    const database = openDatabase(folder);
+    try {
+      const first = await EmbeddedVectorIndex.open(database, { graphMinRows: 50 });
+      await first.upsert(Array.from({ length: 60 }, (_, i) => doc('ws_stale', i)));
+      await first.indexed();
+      await first.close();
+      const [graphFile] = filesUnder(join(folder, 'graphs')).filter((f) => f.endsWith('.graph'));
+      // A snapshot the database does not name (as after a crash while saving, or a restored backup).
+      const stale = graphFile.replace(/\d+\.graph$/, '12345.graph');
+      writeFileSync(stale, 'not a graph');
+      database.prepare(`UPDATE sequences SET value = 999 WHERE name = 'graph_snapshot:ws_stale'`).run();
+      const second = await EmbeddedVectorIndex.open(database, { graphMinRows: 50 });
+      expect((await second.search(vectorOf(12), { workspaceId: 'ws_stale' }, 1))[0].id).toBe('mem_12');
+      expect(existsSync(stale)).toBe(false);
+      await second.close();
     } finally {
       database.close();
       rmSync(folder, { recursive: true, force: true });

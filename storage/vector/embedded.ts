@@ -1,5 +1,8 @@
 import type Database from 'better-sqlite3';
-import { VectorPartition } from './partition.js';
+import { VectorPartition, type RowMeta } from './partition.js';
+import { dirname, join } from 'node:path';
+import { GraphPartition } from './graph-partition.js';
+import { GraphSnapshots } from './graph-snapshots.js';
 import { prepareDotKernel, type DotKernel } from './simd-kernel.js';
 import { keywordTerms, termStem } from './keywords.js';
 import { coversWholeWorkspace, type TermStatistics, type VectorDoc, type VectorFilter, type VectorHit, type VectorIndex } from './types.js';
@@ -9,30 +12,82 @@ const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLe
 const KEYWORD_PREFETCH_FACTOR = 4;
 const KEYWORD_PREFETCH_MIN = 200;
 const fromBlob = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+/**
+ * A workspace with this many vectors moves from the exact scan to the graph (GraphPartition):
+ * beyond it a workspace-wide exact scan takes over 10 ms on these 2-core machines, and float
+ * copies of a million rows would not fit in memory. VECTOR_GRAPH_MIN_ROWS sets it.
+ */
+export const GRAPH_MIN_ROWS = 50_000;
+/** Rows copied into a growing graph per step, and per row written meanwhile (so that the copy outruns writes). */
+const BUILD_STEP = 256;
+const BUILD_PER_WRITE = 2;
+
+type Partition = VectorPartition | GraphPartition;
+
+interface VectorRow {
+  id: string;
+  workspace_id: string;
+  agent_id: string | null;
+  user_id: string | null;
+  run_id: string | null;
+  meta_terms: string;
+  vec: Buffer;
+  rev: number;
+}
+
+const metaOf = (r: VectorRow): RowMeta => ({ id: r.id, agentId: r.agent_id, userId: r.user_id, runId: r.run_id, terms: JSON.parse(r.meta_terms), rev: r.rev });
+
+/** A graph being filled from the persisted rows (by ascending revision) while the exact partition keeps serving. */
+interface GraphBuild {
+  graph: GraphPartition;
+  /** Rows up to this revision are in the graph. */
+  cursor: number;
+}
+
+export interface EmbeddedVectorIndexOptions {
+  /** Rows at which a workspace moves to the graph (default GRAPH_MIN_ROWS); 0 puts every workspace in a graph from its first row. */
+  graphMinRows?: number;
+}
 
 /**
- * Exact cosine search over vectors persisted in the embedded SQLite database.
- * Vectors are held in memory per workspace and scanned with a SIMD kernel;
- * writes by other processes (a separate worker on the same data folder) are
- * picked up through a revision counter.
+ * Cosine search over vectors persisted in the embedded SQLite database. Each workspace's
+ * vectors are held in memory: exactly (int8 codes and float32 rows scanned with a SIMD
+ * kernel) up to graphMinRows rows, as an HNSW graph rescored exactly beyond. Writes by
+ * other processes (a separate worker on the same data folder) are picked up through a
+ * revision counter.
  */
 export class EmbeddedVectorIndex implements VectorIndex {
   readonly kind = 'embedded' as const;
-  private readonly partitions = new Map<string, VectorPartition>();
+  private readonly partitions = new Map<string, Partition>();
+  private readonly builds = new Map<string, GraphBuild>();
   private lastRev = 0;
   private dataVersion = -1;
+  private readonly graphMinRows: number;
+  /** Saved graphs, or null for a database without a folder (in memory). */
+  private readonly snapshots: GraphSnapshots | null;
+  /** Per graph workspace, its size when last saved or loaded. */
+  private readonly savedSize = new Map<string, number>();
+  /** Graph workspaces changed since they were last saved. */
+  private readonly unsaved = new Set<string>();
+  /** Workspaces that were large at start-up: their partition is a graph from the first row. */
+  private readonly large = new Set<string>();
+  private loading = false;
+  private saving = false;
 
   private constructor(
     private readonly db: Database.Database,
     private readonly makeKernel: () => DotKernel,
     /** False for a writer (a pipeline thread): it persists vectors and never loads or searches them. */
     private readonly searchable = true,
+    options: EmbeddedVectorIndexOptions = {},
   ) {
-    if (searchable) this.sync();
+    this.graphMinRows = options.graphMinRows ?? GRAPH_MIN_ROWS;
+    this.snapshots = db.memory ? null : new GraphSnapshots(db, join(dirname(db.name), 'graphs'));
+    if (searchable) this.load();
   }
 
-  static async open(db: Database.Database): Promise<EmbeddedVectorIndex> {
-    return new EmbeddedVectorIndex(db, await prepareDotKernel());
+  static async open(db: Database.Database, options: EmbeddedVectorIndexOptions = {}): Promise<EmbeddedVectorIndex> {
+    return new EmbeddedVectorIndex(db, await prepareDotKernel(), true, options);
   }
 
   /** Write-only access for pipeline threads; the searching index picks their rows up through the revision counter. */
@@ -46,10 +101,148 @@ export class EmbeddedVectorIndex implements VectorIndex {
     );
   }
 
-  private partition(workspaceId: string, dimensions: number): VectorPartition {
+  /** Resolves once no workspace is still moving to its graph. */
+  async indexed(): Promise<void> {
+    while (this.builds.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
+  /** Whether a workspace is searched through the graph (or is moving to it). */
+  usesGraph(workspaceId: string): boolean {
+    return this.partitions.get(workspaceId) instanceof GraphPartition || this.builds.has(workspaceId);
+  }
+
+  private newGraph(workspaceId: string, dimensions: number): GraphPartition {
+    return new GraphPartition(dimensions, (ids) => this.floatRows(workspaceId, ids));
+  }
+
+  /**
+   * Loads every persisted vector. A large workspace loads its saved graph and the rows written
+   * after it, or builds its graph from every row (then saves it). One read transaction: one
+   * consistent view of rows, tombstones and the revision counter.
+   */
+  private load(): void {
+    const built: string[] = [];
+    this.loading = true;
+    try {
+      this.db.transaction(() => {
+        this.dataVersion = this.db.pragma('data_version', { simple: true }) as number;
+        const counts = this.db.prepare('SELECT workspace_id, count(*) AS n FROM vectors GROUP BY workspace_id').all() as { workspace_id: string; n: number }[];
+        const from = new Map<string, number>();
+        for (const { workspace_id: ws, n } of counts) {
+          from.set(ws, 0);
+          if (n < this.graphMinRows) continue;
+          this.large.add(ws);
+          const saved = this.snapshots?.load(ws, (ids) => this.floatRows(ws, ids));
+          if (saved) {
+            this.partitions.set(ws, saved.partition);
+            this.savedSize.set(ws, saved.partition.size);
+            from.set(ws, saved.rev);
+          } else built.push(ws);
+        }
+        // A saved graph misses the removals after its revision (the rest start from the table as it is).
+        const oldest = Math.min(...[...from.values()].filter((rev) => rev > 0));
+        if (Number.isFinite(oldest)) {
+          for (const t of this.db.prepare('SELECT id, rev FROM vector_tombstones WHERE rev > ?').iterate(oldest) as Iterable<{ id: string; rev: number }>) {
+            for (const [ws, rev] of from) if (t.rev > rev && rev > 0) this.deleteFrom(ws, t.id);
+          }
+        }
+        for (const [ws, rev] of from) {
+          for (const r of this.db.prepare('SELECT * FROM vectors WHERE workspace_id = ? AND rev > ? ORDER BY rev').iterate(ws, rev) as Iterable<VectorRow>) {
+            this.put(ws, metaOf(r), fromBlob(r.vec));
+          }
+        }
+        this.lastRev = this.currentRev();
+      })();
+    } finally {
+      this.loading = false;
+    }
+    for (const ws of built) this.save(ws);
+  }
+
+  private currentRev(): number {
+    return (this.db.prepare(`SELECT value FROM sequences WHERE name = 'vector_rev'`).get() as { value: number } | undefined)?.value ?? 0;
+  }
+
+  private partition(workspaceId: string, dimensions: number): Partition {
     let p = this.partitions.get(workspaceId);
-    if (!p) this.partitions.set(workspaceId, (p = new VectorPartition(this.makeKernel, dimensions)));
+    if (!p) {
+      const graph = this.graphMinRows === 0 || this.large.has(workspaceId);
+      p = graph ? this.newGraph(workspaceId, dimensions) : new VectorPartition(this.makeKernel, dimensions);
+      this.partitions.set(workspaceId, p);
+    }
     return p;
+  }
+
+  private put(workspaceId: string, meta: RowMeta, vector: Float32Array): void {
+    const p = this.partition(workspaceId, vector.length);
+    p.put(meta, vector);
+    if (p instanceof GraphPartition) {
+      this.unsaved.add(workspaceId);
+      // Saved again once doubled since the last save, so that a crash does not cost a whole rebuild.
+      if (!this.loading && p.size >= this.graphMinRows && p.size >= 2 * (this.savedSize.get(workspaceId) ?? 0)) this.save(workspaceId);
+      return;
+    }
+    const build = this.builds.get(workspaceId);
+    if (build) this.buildStep(workspaceId, build, BUILD_PER_WRITE);
+    else if (p.size >= this.graphMinRows) this.startBuild(workspaceId, p.dimensions);
+  }
+
+  /** Removes a row from the workspace's partition and graph build; a saved graph that held it is erased first. */
+  private deleteFrom(workspaceId: string, id: string): void {
+    const p = this.partitions.get(workspaceId);
+    const build = this.builds.get(workspaceId);
+    if (p instanceof GraphPartition && p.has(id)) this.snapshots?.drop(workspaceId);
+    p?.delete(id);
+    build?.graph.delete(id);
+  }
+
+  /** Saves the workspace's graph if it is clean (no removed rows), as of the last revision applied. */
+  private save(workspaceId: string): void {
+    const p = this.partitions.get(workspaceId);
+    if (!this.snapshots || !(p instanceof GraphPartition) || !p.clean || this.saving) return;
+    this.saving = true;
+    try {
+      this.sync();
+      if (!p.clean || !this.snapshots.save(workspaceId, p, this.lastRev)) return;
+      this.savedSize.set(workspaceId, p.size);
+      this.unsaved.delete(workspaceId);
+    } finally {
+      this.saving = false;
+    }
+  }
+
+  private startBuild(workspaceId: string, dimensions: number): void {
+    const build: GraphBuild = { graph: this.newGraph(workspaceId, dimensions), cursor: 0 };
+    this.builds.set(workspaceId, build);
+    const next = () => {
+      if (this.builds.get(workspaceId) !== build) return;
+      this.buildStep(workspaceId, build, BUILD_STEP);
+      if (this.builds.get(workspaceId) === build) setImmediate(next);
+    };
+    setImmediate(next);
+  }
+
+  /** Copies up to `rows` persisted rows into the graph; once it holds them all, the graph serves (and is saved). */
+  private buildStep(workspaceId: string, build: GraphBuild, rows: number): void {
+    const page = this.db
+      .prepare('SELECT * FROM vectors WHERE workspace_id = ? AND rev > ? ORDER BY rev LIMIT ?')
+      .all(workspaceId, build.cursor, rows) as VectorRow[];
+    for (const r of page) build.graph.put(metaOf(r), fromBlob(r.vec));
+    if (page.length > 0) build.cursor = page[page.length - 1].rev;
+    if (page.length < rows) {
+      this.builds.delete(workspaceId);
+      this.partitions.set(workspaceId, build.graph);
+      if (!this.loading) this.save(workspaceId);
+    }
+  }
+
+  /** The float vectors of a workspace's rows (for the graph's exact rescoring). */
+  private floatRows(workspaceId: string, ids: string[]): Map<string, Float32Array> {
+    const rows = this.db
+      // CROSS JOIN keeps the ids as the outer loop: one primary-key lookup each.
+      .prepare('SELECT v.id AS id, v.vec AS vec FROM json_each(?) i CROSS JOIN vectors v ON v.id = i.value WHERE v.workspace_id = ?')
+      .all(JSON.stringify(ids), workspaceId) as { id: string; vec: Buffer }[];
+    return new Map(rows.map((r) => [r.id, r.vec.byteOffset % 4 === 0 ? new Float32Array(r.vec.buffer, r.vec.byteOffset, r.vec.byteLength / 4) : fromBlob(r.vec)]));
   }
 
   /**
@@ -67,32 +260,31 @@ export class EmbeddedVectorIndex implements VectorIndex {
     return last - n + 1;
   }
 
-  /** Applies rows and tombstones written since the last sync (by any process). */
+  /** Applies rows and tombstones written since the last sync by another connection (a pipeline thread or process). */
   private sync(): void {
     const version = this.db.pragma('data_version', { simple: true }) as number;
     if (version === this.dataVersion) return;
     this.dataVersion = version;
-    const events: { rev: number; apply: () => void }[] = [];
-    for (const r of this.db.prepare('SELECT * FROM vectors WHERE rev > ?').all(this.lastRev) as any[]) {
-      events.push({
-        rev: r.rev,
-        apply: () => {
-          const vector = fromBlob(r.vec);
-          this.partition(r.workspace_id, vector.length).put(
-            { id: r.id, agentId: r.agent_id, userId: r.user_id, runId: r.run_id, terms: JSON.parse(r.meta_terms) },
-            vector,
-          );
-        },
-      });
+    this.applyChanges();
+  }
+
+  /**
+   * Tombstones first, then rows: a deleted row's tombstone is older than any later write of
+   * the same id, so this order ends with what the table holds. Rows are read one at a time
+   * (a million of them do not fit in one array).
+   */
+  private applyChanges(): void {
+    let rev = this.lastRev;
+    const workspaces = new Set([...this.partitions.keys(), ...this.builds.keys()]);
+    for (const t of this.db.prepare('SELECT id, rev FROM vector_tombstones WHERE rev > ?').iterate(this.lastRev) as Iterable<{ id: string; rev: number }>) {
+      for (const ws of workspaces) this.deleteFrom(ws, t.id);
+      rev = Math.max(rev, t.rev);
     }
-    for (const t of this.db.prepare('SELECT id, rev FROM vector_tombstones WHERE rev > ?').all(this.lastRev) as any[]) {
-      events.push({ rev: t.rev, apply: () => this.partitions.forEach((p) => p.delete(t.id)) });
+    for (const r of this.db.prepare('SELECT * FROM vectors WHERE rev > ? ORDER BY rev').iterate(this.lastRev) as Iterable<VectorRow>) {
+      this.put(r.workspace_id, metaOf(r), fromBlob(r.vec));
+      rev = Math.max(rev, r.rev);
     }
-    events.sort((a, b) => a.rev - b.rev);
-    for (const e of events) {
-      e.apply();
-      this.lastRev = Math.max(this.lastRev, e.rev);
-    }
+    this.lastRev = rev;
   }
 
   async upsert(docs: VectorDoc[]): Promise<void> {
@@ -101,19 +293,22 @@ export class EmbeddedVectorIndex implements VectorIndex {
        ON CONFLICT (id) DO UPDATE SET workspace_id = excluded.workspace_id, agent_id = excluded.agent_id, user_id = excluded.user_id,
          run_id = excluded.run_id, meta_terms = excluded.meta_terms, vec = excluded.vec, rev = excluded.rev`,
     );
+    const revs: number[] = [];
+    let current = false;
     this.db.transaction(() => {
+      current = this.currentRev() === this.lastRev;
       const first = docs.length > 0 ? this.takeRevs(docs.length) : 0;
-      docs.forEach((d, i) => insert.run(d.id, d.workspaceId, d.agentId, d.userId, d.runId, JSON.stringify(d.metadataTerms), toBlob(d.vector), first + i));
+      docs.forEach((d, i) => {
+        insert.run(d.id, d.workspaceId, d.agentId, d.userId, d.runId, JSON.stringify(d.metadataTerms), toBlob(d.vector), first + i);
+        revs.push(first + i);
+      });
       for (const d of docs) this.indexText(d);
     }).immediate();
     this.textWrites++;
     if (!this.searchable) return;
-    for (const d of docs) {
-      this.partition(d.workspaceId, d.vector.length).put(
-        { id: d.id, agentId: d.agentId, userId: d.userId, runId: d.runId, terms: d.metadataTerms },
-        d.vector,
-      );
-    }
+    // Nothing was written since the last revision applied: this index is current up to its own writes.
+    if (current && revs.length > 0) this.lastRev = revs[revs.length - 1];
+    docs.forEach((d, i) => this.put(d.workspaceId, { id: d.id, agentId: d.agentId, userId: d.userId, runId: d.runId, terms: d.metadataTerms, rev: revs[i] }, d.vector));
   }
 
   /**
@@ -141,15 +336,21 @@ export class EmbeddedVectorIndex implements VectorIndex {
     if (ids.length === 0) return;
     const del = this.db.prepare('DELETE FROM vectors WHERE id = ? AND workspace_id = ?');
     const tomb = this.db.prepare('INSERT INTO vector_tombstones (id, rev) VALUES (?, ?)');
+    let current = false;
+    let last = 0;
     this.db.transaction(() => {
+      current = this.currentRev() === this.lastRev;
       const deleted = ids.filter((id) => del.run(id, workspaceId).changes > 0);
       const first = deleted.length > 0 ? this.takeRevs(deleted.length) : 0;
-      deleted.forEach((id, i) => tomb.run(id, first + i));
+      deleted.forEach((id, i) => tomb.run(id, (last = first + i)));
       for (const id of ids) this.unindexText(workspaceId, id);
     }).immediate();
     this.textWrites++;
-    const p = this.partitions.get(workspaceId);
-    for (const id of ids) p?.delete(id);
+    // A pipeline thread's removal erases the saved graph too (the searching index may not have read it yet).
+    if (last > 0) this.snapshots?.drop(workspaceId);
+    if (!this.searchable) return;
+    if (current && last > 0) this.lastRev = last;
+    for (const id of ids) this.deleteFrom(workspaceId, id);
   }
 
   async remove(workspaceId: string, ids: string[]): Promise<void> {
@@ -172,7 +373,8 @@ export class EmbeddedVectorIndex implements VectorIndex {
   }
 
   async *exportVectors(workspaceId: string): AsyncIterable<{ id: string; vector: Float32Array }> {
-    const page = this.db.prepare('SELECT id, vec FROM vectors WHERE workspace_id = ? AND id > ? ORDER BY id LIMIT 500');
+    // By primary key (+workspace_id keeps SQLite off vectors_ws_rev, which would sort the whole workspace for each page).
+    const page = this.db.prepare('SELECT id, vec FROM vectors WHERE +workspace_id = ? AND id > ? ORDER BY id LIMIT 500');
     for (let after = ''; ; ) {
       const rows = page.all(workspaceId, after) as { id: string; vec: Buffer }[];
       for (const r of rows) yield { id: r.id, vector: fromBlob(r.vec) };
@@ -280,5 +482,10 @@ export class EmbeddedVectorIndex implements VectorIndex {
     return (this.db.prepare('SELECT COUNT(*) AS n FROM vectors').get() as { n: number }).n;
   }
 
-  async close(): Promise<void> {}
+  /** Saves the graphs changed since their last save (a restart then loads them instead of building them). */
+  async close(): Promise<void> {
+    this.builds.clear();
+    if (!this.db.open) return;
+    for (const ws of this.unsaved) this.save(ws);
+  }
 }

@@ -8,6 +8,8 @@ export interface RowMeta {
   userId: string | null;
   runId: string | null;
   terms: string[];
+  /** The write's revision, where known: a row seen again at the same revision is already held. */
+  rev?: number;
 }
 
 const PAGE = 65_536;
