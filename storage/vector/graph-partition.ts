@@ -1,5 +1,5 @@
 import usearch from 'usearch';
-import type { RowMeta } from './partition.js';
+import { matchesScope, type RowMeta } from './partition.js';
 import { Int8Codes } from './int8-codes.js';
 import { compareHits, coversWholeWorkspace, type VectorFilter, type VectorHit } from './types.js';
 
@@ -182,8 +182,9 @@ export class GraphPartition {
     const matching = this.matching(filter);
     if (matching.length <= EXACT_FILTERED_MAX) return this.rescore(q, matching, k);
     // Many matching rows: take the graph's candidates, widening until k of them match.
+    const allowed = new Set(matching);
     for (let wanted = Math.max(k * OVERSAMPLE, MIN_CANDIDATES) * 8; ; wanted *= 4) {
-      const ids = this.candidates(q, wanted).filter((id) => this.matches(this.rows.get(id)!, filter));
+      const ids = this.candidates(q, wanted).filter((id) => allowed.has(id));
       if (ids.length >= k || wanted >= this.rows.size) return this.rescore(q, ids, k);
     }
   }
@@ -201,18 +202,11 @@ export class GraphPartition {
   private matching(filter: VectorFilter): string[] {
     const ids: string[] = [];
     if (filter.userId !== undefined) {
-      for (const id of this.byUser.get(filter.userId) ?? []) if (this.matches(this.rows.get(id)!, filter)) ids.push(id);
+      for (const id of this.byUser.get(filter.userId) ?? []) if (matchesScope(this.rows.get(id)!, filter)) ids.push(id);
     } else {
-      for (const row of this.rows.values()) if (this.matches(row, filter)) ids.push(row.id);
+      for (const row of this.rows.values()) if (matchesScope(row, filter)) ids.push(row.id);
     }
     return ids;
-  }
-
-  private matches(meta: RowMeta, filter: VectorFilter): boolean {
-    if (filter.agentId !== undefined && meta.agentId !== filter.agentId) return false;
-    if (filter.runId !== undefined && meta.runId !== filter.runId) return false;
-    if (filter.metadataTerms?.length && !filter.metadataTerms.every((t) => meta.terms.includes(t))) return false;
-    return true;
   }
 
   /** The best k of `ids` by their exact float scores. */
