@@ -1,6 +1,6 @@
 import { kthLargest } from './top-k.js';
+import { quantiseRow } from './quantise-row.js';
 
-const I8_MAX = 127;
 /** Rows per block: blocks are allocated as the store grows, so it never copies what it holds. */
 const BLOCK_ROWS = 4096;
 /** Slack on every bound for the float64 arithmetic of the estimates and of the exact rescoring. */
@@ -11,7 +11,7 @@ const SLACK = 1e-9;
  * set can reach its top k before any float row is read.
  *
  * Each row keeps its largest component x_m exactly and the rest as codes c with scale s
- * (v̂ = s·c, c_m = 0), with the error norm e = ‖v − x_m·u_m − v̂‖. For a query q the estimate
+ * (v̂ = s·c, c_m = 0, quantiseRow), with the error norm e = ‖v − x_m·u_m − v̂‖. For a query q the estimate
  * q·v̂ + q_m·x_m (float64) is within ‖q‖·e of q·v (Cauchy–Schwarz). So with T the k-th
  * largest lower bound, a row whose upper bound is below T cannot be in the top k, and
  * rescoring the others exactly returns exactly the top k of the whole set.
@@ -31,32 +31,12 @@ export class Int8Codes {
   add(vector: Float32Array): number {
     const slot = this.free.pop() ?? this.used++;
     this.reserve(slot + 1);
-    const codes = this.codesOf(slot);
-    if (!vector.every(Number.isFinite)) {
-      // No bound holds for NaN or infinite components: the row is always rescored.
-      codes.fill(0);
-      this.scale[slot] = 0;
-      this.error[slot] = Infinity;
-      this.top[slot] = 0;
-      this.topValue[slot] = 0;
-      return slot;
-    }
-    let top = 0;
-    for (let i = 1; i < this.dimensions; i++) if (Math.abs(vector[i] ?? 0) > Math.abs(vector[top] ?? 0)) top = i;
-    let rest = 0;
-    for (let i = 0; i < this.dimensions; i++) if (i !== top) rest = Math.max(rest, Math.abs(vector[i] ?? 0));
-    const s = rest / I8_MAX;
-    let error = 0;
-    for (let i = 0; i < this.dimensions; i++) {
-      const x = vector[i] ?? 0;
-      const c = i === top || s === 0 ? 0 : Math.max(-I8_MAX, Math.min(I8_MAX, Math.round(x / s)));
-      codes[i] = c;
-      if (i !== top) error += (x - s * c) ** 2;
-    }
-    this.scale[slot] = s;
-    this.error[slot] = Math.sqrt(error);
-    this.top[slot] = top;
-    this.topValue[slot] = vector[top] ?? 0;
+    const row = quantiseRow(vector, this.dimensions, this.codesOf(slot));
+    this.scale[slot] = row.scale;
+    // No bound holds for NaN, infinite or huge components: such a row is always rescored.
+    this.error[slot] = row.bounded ? row.error : Infinity;
+    this.top[slot] = row.top;
+    this.topValue[slot] = row.topValue;
     return slot;
   }
 

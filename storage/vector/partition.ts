@@ -12,6 +12,14 @@ export interface RowMeta {
   rev?: number;
 }
 
+/** Whether a row of the workspace is in the filter's agent, run and metadata scope (the user is looked up by the caller). */
+export function matchesScope(meta: RowMeta, filter: VectorFilter): boolean {
+  if (filter.agentId !== undefined && meta.agentId !== filter.agentId) return false;
+  if (filter.runId !== undefined && meta.runId !== filter.runId) return false;
+  if (filter.metadataTerms?.length && !filter.metadataTerms.every((t) => meta.terms.includes(t))) return false;
+  return true;
+}
+
 const PAGE = 65_536;
 const align = (n: number, to: number) => Math.ceil(n / to) * to;
 
@@ -127,13 +135,6 @@ export class VectorPartition {
     this.rows.length = this.count;
   }
 
-  private matches(meta: RowMeta, filter: VectorFilter): boolean {
-    if (filter.agentId !== undefined && meta.agentId !== filter.agentId) return false;
-    if (filter.runId !== undefined && meta.runId !== filter.runId) return false;
-    if (filter.metadataTerms?.length && !filter.metadataTerms.every((t) => meta.terms.includes(t))) return false;
-    return true;
-  }
-
   search(query: Float32Array, filter: VectorFilter, k: number): VectorHit[] {
     if (this.count === 0 || k <= 0) return [];
     const unfiltered = coversWholeWorkspace(filter);
@@ -152,7 +153,7 @@ export class VectorPartition {
     }
     let n = 0;
     const consider = (slot: number) => {
-      if (this.matches(this.rows[slot], filter)) slots[n++] = slot;
+      if (matchesScope(this.rows[slot], filter)) slots[n++] = slot;
     };
     if (filter.userId !== undefined) for (const id of this.byUser.get(filter.userId) ?? []) consider(this.slotOf.get(id)!);
     else for (let slot = 0; slot < this.count; slot++) consider(slot);

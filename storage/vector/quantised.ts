@@ -1,10 +1,10 @@
 import type { DotKernel } from './simd-kernel.js';
 import { QuantisedColumns } from './quantised-columns.js';
 import { collectAtLeast, kthLargest } from './top-k.js';
+import { bounded, I8_MAX, quantiseRow } from './quantise-row.js';
 
 const PAGE = 65_536;
 const align = (n: number, to: number) => Math.ceil(n / to) * to;
-const I8_MAX = 127;
 /** Rows per block once a partition is that large (smaller ones are one block). */
 const BLOCK_ROWS = 4096;
 /**
@@ -13,9 +13,6 @@ const BLOCK_ROWS = 4096;
  * (384-dimensional sentence embeddings: 3.3 against 5.0 ms per 100k rows).
  */
 const DENSE_PAIRS = 0.5;
-/** Larger components could overflow float32 sums, where the rounding bound no longer holds. */
-const LIMIT = 1e15;
-const bounded = (x: number) => Math.abs(x) <= LIMIT; // false for NaN and ±Infinity
 
 /**
  * An int8 copy of a partition's vectors (a quarter of the float32 bytes), scanned
@@ -148,44 +145,18 @@ export class QuantisedRows {
     return rows;
   }
 
-  /**
-   * Quantises `vector` (the row exactly as the float kernel holds it) into `slot`. Its
-   * largest component is kept exactly beside the codes (its code is 0): with the
-   * default embedder one dimension dominates every row, and leaving it out of the int8
-   * step makes that step, and so the error bound, several times smaller.
-   */
+  /** Quantises `vector` (the row exactly as the float kernel holds it) into `slot` (see quantiseRow). */
   write(slot: number, vector: Float32Array): void {
     const codes = new Int8Array(this.dimensions);
-    let ok = true;
-    let top = 0;
-    for (let i = 0; i < this.dimensions; i++) {
-      if (!bounded(vector[i])) ok = false;
-      else if (Math.abs(vector[i]) > Math.abs(vector[top])) top = i;
-    }
-    let rest = 0;
-    for (let i = 0; i < this.dimensions && ok; i++) if (i !== top) rest = Math.max(rest, Math.abs(vector[i]));
-    const s = rest / I8_MAX;
-    let error = 0;
-    let codeNorm = 0;
-    let norm = 0;
-    for (let i = 0; i < this.dimensions && ok; i++) {
-      const x = vector[i];
-      norm += x * x;
-      if (i === top || s === 0) continue;
-      const c = Math.max(-I8_MAX, Math.min(I8_MAX, Math.round(x / s)));
-      codes[i] = c;
-      const approx = s * c;
-      error += (x - approx) ** 2;
-      codeNorm += approx * approx;
-    }
+    const row = quantiseRow(vector, this.dimensions, codes);
     const columns = this.columns;
-    columns.scale[slot] = s;
-    columns.width[slot] = Math.sqrt(error) + this.gamma * Math.sqrt(norm);
-    columns.codeNorm[slot] = Math.sqrt(codeNorm);
-    columns.top[slot] = top;
-    columns.topValue[slot] = ok ? vector[top] : 0;
+    columns.scale[slot] = row.scale;
+    columns.width[slot] = row.error + this.gamma * row.norm;
+    columns.codeNorm[slot] = row.codeNorm;
+    columns.top[slot] = row.top;
+    columns.topValue[slot] = row.topValue;
     this.setCodes(slot, codes);
-    this.setBounded(slot, ok);
+    this.setBounded(slot, row.bounded);
   }
 
   private setBounded(slot: number, ok: boolean): void {
