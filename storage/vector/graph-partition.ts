@@ -1,5 +1,5 @@
 import usearch from 'usearch';
-import { matchesScope, type RowMeta } from './partition.js';
+import { matchesScope, RowsByUser, type RowMeta } from './partition.js';
 import { Int8Codes } from './int8-codes.js';
 import { compareHits, coversWholeWorkspace, type VectorFilter, type VectorHit } from './types.js';
 
@@ -54,7 +54,7 @@ export class GraphPartition {
   private readonly graph: InstanceType<typeof usearch.Index>;
   private readonly rows = new Map<string, GraphRow>();
   private readonly idOfKey = new Map<number, string>();
-  private readonly byUser = new Map<string | null, Set<string>>();
+  private readonly byUser = new RowsByUser();
   private readonly codes: Int8Codes;
   /** Rows put but not yet linked into the graph (linked in batches, and before any search). */
   private pending = new Map<number, Float32Array>();
@@ -98,9 +98,7 @@ export class GraphPartition {
     const row = { ...meta, key, slot: this.codes.add(fit) };
     this.rows.set(meta.id, row);
     this.idOfKey.set(key, meta.id);
-    let ids = this.byUser.get(meta.userId);
-    if (!ids) this.byUser.set(meta.userId, (ids = new Set()));
-    ids.add(meta.id);
+    this.byUser.add(meta);
     this.pending.set(key, fit);
     if (this.pending.size >= ADD_BATCH) this.link();
   }
@@ -113,9 +111,7 @@ export class GraphPartition {
   private unlink(row: GraphRow): void {
     this.rows.delete(row.id);
     this.idOfKey.delete(row.key);
-    const ids = this.byUser.get(row.userId);
-    ids?.delete(row.id);
-    if (ids?.size === 0) this.byUser.delete(row.userId);
+    this.byUser.remove(row);
     this.codes.remove(row.slot);
     if (!this.pending.delete(row.key)) {
       this.graph.remove(BigInt(row.key));
@@ -153,9 +149,7 @@ export class GraphPartition {
     for (const [id, key, slot, rev, agentId, userId, runId, terms] of rows) {
       partition.rows.set(id, { id, key, slot, rev: rev ?? undefined, agentId, userId, runId, terms });
       partition.idOfKey.set(key, id);
-      let ids = partition.byUser.get(userId);
-      if (!ids) partition.byUser.set(userId, (ids = new Set()));
-      ids.add(id);
+      partition.byUser.add({ id, userId });
     }
     if (partition.graph.size() !== partition.rows.size) throw new Error(`graph snapshot: ${partition.graph.size()} nodes for ${partition.rows.size} rows`);
     return partition;
@@ -202,7 +196,7 @@ export class GraphPartition {
   private matching(filter: VectorFilter): string[] {
     const ids: string[] = [];
     if (filter.userId !== undefined) {
-      for (const id of this.byUser.get(filter.userId) ?? []) if (matchesScope(this.rows.get(id)!, filter)) ids.push(id);
+      for (const id of this.byUser.of(filter.userId)) if (matchesScope(this.rows.get(id)!, filter)) ids.push(id);
     } else {
       for (const row of this.rows.values()) if (matchesScope(row, filter)) ids.push(row.id);
     }

@@ -20,6 +20,27 @@ export function matchesScope(meta: RowMeta, filter: VectorFilter): boolean {
   return true;
 }
 
+/** A partition's row ids per user, so that one user's search reads only that user's rows. */
+export class RowsByUser {
+  private readonly ids = new Map<string | null, Set<string>>();
+
+  add(meta: Pick<RowMeta, 'id' | 'userId'>): void {
+    let ids = this.ids.get(meta.userId);
+    if (!ids) this.ids.set(meta.userId, (ids = new Set()));
+    ids.add(meta.id);
+  }
+
+  remove(meta: Pick<RowMeta, 'id' | 'userId'>): void {
+    const ids = this.ids.get(meta.userId);
+    ids?.delete(meta.id);
+    if (ids?.size === 0) this.ids.delete(meta.userId);
+  }
+
+  of(userId: string | null): Iterable<string> {
+    return this.ids.get(userId) ?? [];
+  }
+}
+
 const PAGE = 65_536;
 const align = (n: number, to: number) => Math.ceil(n / to) * to;
 
@@ -39,7 +60,7 @@ export class VectorPartition {
   private count = 0;
   private readonly rows: RowMeta[] = [];
   private readonly slotOf = new Map<string, number>();
-  private readonly byUser = new Map<string | null, Set<string>>();
+  private readonly byUser = new RowsByUser();
 
   constructor(
     makeKernel: () => DotKernel,
@@ -86,24 +107,12 @@ export class VectorPartition {
     this.quantised.write(slot, target);
   }
 
-  private index(meta: RowMeta): void {
-    let ids = this.byUser.get(meta.userId);
-    if (!ids) this.byUser.set(meta.userId, (ids = new Set()));
-    ids.add(meta.id);
-  }
-
-  private unindex(meta: RowMeta): void {
-    const ids = this.byUser.get(meta.userId);
-    ids?.delete(meta.id);
-    if (ids && ids.size === 0) this.byUser.delete(meta.userId);
-  }
-
   put(meta: RowMeta, vector: Float32Array): void {
     const existing = this.slotOf.get(meta.id);
     if (existing !== undefined) {
-      this.unindex(this.rows[existing]);
+      this.byUser.remove(this.rows[existing]);
       this.rows[existing] = meta;
-      this.index(meta);
+      this.byUser.add(meta);
       this.writeVector(existing, vector);
       return;
     }
@@ -111,14 +120,14 @@ export class VectorPartition {
     const slot = this.count++;
     this.rows[slot] = meta;
     this.slotOf.set(meta.id, slot);
-    this.index(meta);
+    this.byUser.add(meta);
     this.writeVector(slot, vector);
   }
 
   delete(id: string): void {
     const slot = this.slotOf.get(id);
     if (slot === undefined) return;
-    this.unindex(this.rows[slot]);
+    this.byUser.remove(this.rows[slot]);
     this.slotOf.delete(id);
     const last = --this.count;
     if (slot !== last) {
@@ -155,7 +164,7 @@ export class VectorPartition {
     const consider = (slot: number) => {
       if (matchesScope(this.rows[slot], filter)) slots[n++] = slot;
     };
-    if (filter.userId !== undefined) for (const id of this.byUser.get(filter.userId) ?? []) consider(this.slotOf.get(id)!);
+    if (filter.userId !== undefined) for (const id of this.byUser.of(filter.userId)) consider(this.slotOf.get(id)!);
     else for (let slot = 0; slot < this.count; slot++) consider(slot);
     return n === 0 ? [] : this.scoreSlots(n, k);
   }
