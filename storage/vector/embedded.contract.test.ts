@@ -321,3 +321,26 @@ describe('embedded saved graphs', () => {
     }
   });
 });
+
+describe('embedded keyword index writes', () => {
+  it("one write's texts reach FTS5 as one segment, as if written alone (a flush per row made loading slower with every row)", async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'engram-fts-segments-'));
+    const database = openDatabase(join(folder, 'index'));
+    const baseline = openDatabase(join(folder, 'baseline'));
+    try {
+      const texts = Array.from({ length: 500 }, (_, i) => `note ${i} about lisbon and the beagle`);
+      const index = await EmbeddedVectorIndex.open(database);
+      const v = new Float32Array([1, 0, 0, 0]);
+      await index.upsert(texts.map((text, i) => ({ id: `mem_${i}`, workspaceId: 'ws_fts', agentId: null, userId: 'u', runId: null, metadataTerms: [], vector: v, text })));
+      const insert = baseline.prepare('INSERT INTO text_index (rowid, content) VALUES (?, ?)');
+      baseline.transaction(() => texts.forEach((text, i) => insert.run(i + 1, text)))();
+      const dataRows = (db: Database.Database) => (db.prepare('SELECT count(*) AS n FROM text_index_data').get() as { n: number }).n;
+      expect(dataRows(database)).toBe(dataRows(baseline));
+      await index.close();
+    } finally {
+      database.close();
+      baseline.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
