@@ -46,6 +46,11 @@ export const configSchema = z.object({
    */
   PIPELINE_THREADS: z.coerce.number().int().min(0).max(64).optional(),
   /**
+   * Embedded mode: the pipeline threads' nice value (Linux), so that requests get the cores first while an import
+   * runs; 0 runs them at the API's priority.
+   */
+  PIPELINE_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  /**
    * BullMQ worker process: threads running entity and fact extraction. Default 0: extraction runs on
    * the thread that runs the queues (threads cost CPU per write: workers/threads/extraction-pool.ts).
    */

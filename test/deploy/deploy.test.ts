@@ -46,8 +46,8 @@ describe('the chart and the service agree', () => {
     const secret: string[] = schema.properties.secretEnv.propertyNames.enum;
     const worker: string[] = schema.properties.worker.properties.config.propertyNames.enum;
     // Set by the templates (RUN_WORKERS, PORT, WORKER_METRICS_PORT), by the image (HOST, DATA_DIR, CACHE_DIR), or
-    // read only by the embedded mode (PIPELINE_THREADS, VECTOR_GRAPH_MIN_ROWS).
-    const owned = ['RUN_WORKERS', 'PORT', 'WORKER_METRICS_PORT', 'HOST', 'DATA_DIR', 'CACHE_DIR', 'PIPELINE_THREADS', 'VECTOR_GRAPH_MIN_ROWS'];
+    // read only by the embedded mode (PIPELINE_THREADS, PIPELINE_NICE, VECTOR_GRAPH_MIN_ROWS).
+    const owned = ['RUN_WORKERS', 'PORT', 'WORKER_METRICS_PORT', 'HOST', 'DATA_DIR', 'CACHE_DIR', 'PIPELINE_THREADS', 'PIPELINE_NICE', 'VECTOR_GRAPH_MIN_ROWS'];
     const all = [...shared, ...secret, ...worker, ...owned];
     expect(new Set(all).size).toBe(all.length);
     expect([...all].sort()).toEqual(Object.keys(configSchema.shape).sort());

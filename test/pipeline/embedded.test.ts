@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -18,7 +18,38 @@ async function waitForBatch(t: TestServer, key: string, id: string, timeoutMs = 
   }
 }
 
+/** Nice value per thread of this process (Linux: field 19 of /proc/self/task/<tid>/stat, counted after the name's `)`). */
+function niceByThread(): Map<number, number> {
+  const nice = new Map<number, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      nice.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return nice;
+}
+
 describe('in-process runner', () => {
+  it.runIf(process.platform === 'linux')('pipeline threads run at PIPELINE_NICE, requests at the API thread\'s priority', async () => {
+    const apiThread = Number(readFileSync('/proc/thread-self/stat', 'utf8').split(' ')[0]);
+    const before = niceByThread();
+    const t = await startTestServer({ PIPELINE_NICE: '7' });
+    try {
+      await t.api().post('/v1/memories', { content: 'I moved to Lisbon in May.', user_id: 'nice' });
+      await t.settle();
+      const after = niceByThread();
+      const niced = [...after].filter(([tid, nice]) => !before.has(tid) && nice === 7);
+      expect(niced.length).toBeGreaterThan(0);
+      expect(after.get(apiThread)).toBe(before.get(apiThread));
+      expect(before.get(apiThread)).not.toBe(7);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('a restart in the middle of a batch finishes it, without duplicates', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'engram-restart-'));
     dirs.push(dataDir);

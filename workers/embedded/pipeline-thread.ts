@@ -9,6 +9,7 @@ import { yieldToUrgentWrites } from '../../storage/sqlite/write-lock.js';
 import { WriterPriority } from '../../storage/sqlite/writer-priority.js';
 import { EmbeddedVectorIndex } from '../../storage/vector/embedded.js';
 import type { WriteJob } from '../../core/write-queue.js';
+import { niceThisThread } from '../threads/thread-nice.js';
 import { executeWrite, type PipelineResult } from './pipeline.js';
 
 /**
@@ -18,6 +19,9 @@ import { executeWrite, type PipelineResult } from './pipeline.js';
  */
 const { config, writerPriority } = workerData as { config: Config; writerPriority: SharedArrayBuffer };
 const CHECKPOINT_EVERY_MS = 10_000;
+
+// Stage work yields the cores to the API thread (requests, acceptances) whenever both want them.
+niceThisThread(config.PIPELINE_NICE);
 
 const setUp = async () => {
   // This connection is the thread's alone: a commit's writes can be one transaction.
