@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import { ApiError } from '../core/errors.js';
 import type { Services } from '../core/services.js';
-import { authenticate, errorHandler, limitBodyDepth, rateLimit, requireJsonBody, type AppState } from './middleware.js';
+import { authenticate, errorHandler, limitBodyDepth, rateLimit, acknowledgedWritesFirst, requireJsonBody, type AppState } from './middleware.js';
 import { agentRoutes } from './routes/agents/router.js';
 import { auditRoutes } from './routes/audit/router.js';
 import { batchRoutes } from './routes/batch/router.js';
@@ -54,6 +54,7 @@ export function createApp(svc: Services): Koa<AppState> {
   mountQueueDashboard(app, svc);
   app.use(apiHeaders);
   app.use(requireJsonBody);
+  app.use(acknowledgedWritesFirst(svc));
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: MAX_BODY, encoding: 'utf-8' }));
   app.use(limitBodyDepth);
   app.use(health.routes());

@@ -114,6 +114,39 @@ export function authenticate(svc: Services) {
   };
 }
 
+/** Requests that only acknowledge new writes, which the queue orders among themselves. */
+const ACKNOWLEDGING = new Set(['POST /v1/batch', 'POST /v1/memories']);
+/**
+ * Reads that only see what the pipeline made of writes (vectors, facts, ready memories): a write still waiting to be
+ * stored is not processed either, so they need not wait for it.
+ */
+const READS_OF_PROCESSED_WRITES = new Set(['POST /v1/memories/search', 'GET /v1/context', 'GET /v1/facts', 'GET /v1/profile', 'GET /v1/ping']);
+
+/**
+ * Before its body is read, every API request but one acknowledging new writes waits until the writes acknowledged
+ * before it can be read (WriteQueue.readable): a client reads, updates or erases what it was told is accepted.
+ * Acknowledgements skip the wait and hold background work back while they run (WriteQueue.acknowledging), so
+ * that batches arriving together are each acknowledged at the cost of one insert.
+ */
+export function acknowledgedWritesFirst(svc: Services) {
+  return async (ctx: Context, next: Next) => {
+    if (!ctx.path.startsWith('/v1/') && ctx.path !== '/mcp') return next();
+    const route = `${ctx.method} ${ctx.path}`;
+    if (READS_OF_PROCESSED_WRITES.has(route)) return next();
+    if (ACKNOWLEDGING.has(route)) {
+      const ended = svc.queue.acknowledging();
+      try {
+        await next();
+      } finally {
+        ended();
+      }
+      return;
+    }
+    await svc.queue.readable();
+    await next();
+  };
+}
+
 /** Per-key per-second limit, shared across processes when Redis is configured. */
 export function rateLimit(svc: Services) {
   return async (ctx: Context, next: Next) => {

@@ -34,6 +34,16 @@ export interface WriteQueue {
    * some of the records may be stored: the caller withdraws them.
    */
   accept(writes: AcceptedWrites): Promise<void>;
+  /**
+   * Resolves once every write accepted so far can be read. The embedded queue acknowledges a request's writes
+   * before moving them into their tables (workers/embedded/accepted-inbox.ts); BullMQ's are stored first.
+   */
+  readable(): Promise<void>;
+  /**
+   * A request that acknowledges writes has started (its body may still be arriving); the function returned ends it.
+   * Background work sharing the request thread (the embedded inbox's expansion) gives way while any are in progress.
+   */
+  acknowledging(): () => void;
   /** Drops queued or failed work (and any payload or result) for every version up to `version` of erased memories. */
   forgetMemories(workspaceId: string, memories: MemoryVersions[]): Promise<void>;
   /** Starts processing in this process. */

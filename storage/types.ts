@@ -454,6 +454,11 @@ export interface Store {
    */
   acceptWrites(records: WriteRecords): Promise<void>;
   /**
+   * Requests whose writes are acknowledged but not yet in their tables: the embedded runner's inbox rows
+   * (workers/embedded/accepted-inbox.ts). MongoDB stores writes before they are acknowledged: always 0.
+   */
+  acknowledgedNotStored(): Promise<number>;
+  /**
    * Runs `work` as one unit of writes where the backend can: SQLite, on a connection a pipeline
    * thread owns, runs it in one immediate transaction (the single write lock is taken once, not
    * once per write), one unit at a time; elsewhere, and on MongoDB, it runs as is. Its writes must

@@ -23,8 +23,9 @@ export interface MemoryInput {
 
 export const memoryNotFound = () => notFound('Memory not found');
 
-/** The workspace's write sequence: orders facts whose valid_from is equal. */
-export const nextWriteSeq = (svc: Services, workspaceId: string, count = 1) => svc.store.sequences.next(`writes:${workspaceId}`, count);
+/** The workspace's write sequence: orders a user scope's writes, and facts whose valid_from is equal. */
+export const writeSequence = (workspaceId: string) => `writes:${workspaceId}`;
+export const nextWriteSeq = (svc: Services, workspaceId: string, count = 1) => svc.store.sequences.next(writeSequence(workspaceId), count);
 
 export function newMemoryRecord(principal: Principal, input: MemoryInput, agentId: string | null, seq: number): MemoryRecord {
   const now = new Date().toISOString();

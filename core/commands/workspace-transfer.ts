@@ -17,6 +17,7 @@ import { vectorFromWire, vectorToWire } from '../../pipeline/write/vector-wire.j
 import { checkEmbedderMatchesStore, embedderSignature } from '../embedder-guard.js';
 import { PLAN_NAMES } from '../plans.js';
 import { ENGRAM_VERSION } from '../version.js';
+import { writeSequence } from './memories.js';
 
 export const EXPORT_FORMAT = 'engram-export';
 export const EXPORT_VERSION = 1;
@@ -197,13 +198,17 @@ export interface ExportResult {
 
 /**
  * Exports workspace `slug` to `file` (written next to it under a temporary name, then renamed into place).
- * Refuses while memories of the workspace are still processing: their pipeline results would be missing.
+ * Refuses while memories of the workspace are still processing (their pipeline results would be missing), or
+ * while acknowledged writes are not yet stored.
  */
 export async function exportWorkspace(store: Store, vectors: VectorIndex, embedder: Embedder, slug: string, file: string): Promise<ExportResult> {
   const workspace = await store.workspaces.getBySlug(slug);
   if (!workspace) throw new TransferError(`No workspace ${slug}`);
   const processing = await store.memories.count({ workspaceId: workspace.id, status: 'processing', includeForgotten: true });
   if (processing > 0) throw new TransferError(`${processing} memories of ${slug} are still processing; wait until they are done (or stop writes) and export again`);
+  // Acknowledged writes of any workspace not yet in their tables would be missing (and show as processing soon).
+  const waiting = await store.acknowledgedNotStored();
+  if (waiting > 0) throw new TransferError(`${waiting} acknowledged requests are still being stored; wait until they are done (or stop writes) and export again`);
 
   const counts = Object.fromEntries(LINE_KINDS.map((k) => [k, 0])) as Record<LineKind, number>;
   const bodyFile = `${file}.body-${process.pid}`;
@@ -458,7 +463,7 @@ export async function restoreWorkspace(
   await flush();
   await flushVectors();
   // New writes must sort after the restored ones: the workspace's write sequence continues past them.
-  const sequence = `writes:${ws.id}`;
+  const sequence = writeSequence(ws.id);
   const at = await store.sequences.next(sequence, 1);
   if (at < maxSeq) await store.sequences.next(sequence, maxSeq - at);
   await store.transfer.write([{ kind: 'workspace', record: ws }]);

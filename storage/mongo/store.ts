@@ -193,6 +193,10 @@ export class MongoStore implements Store {
   /** Deleted documents leave WiredTiger's files as pages are reused or on `compact`; nothing to do per erasure. */
   async scrubErased(): Promise<void> {}
 
+  async acknowledgedNotStored(): Promise<number> {
+    return 0;
+  }
+
   /** No transaction: records first, in this order (a failure leaves the caller to withdraw them). */
   async acceptWrites({ batch, memories, events }: WriteRecords): Promise<void> {
     if (batch) await this.batches.insert(batch);

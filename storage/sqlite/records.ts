@@ -322,14 +322,17 @@ export class SqliteSequenceRepository implements SequenceRepository {
   constructor(private readonly db: Database.Database) {}
 
   async next(name: string, count = 1): Promise<number> {
-    const row = (await inWriteTransaction(this.db, () =>
-      this.db
-        .prepare(
-          `INSERT INTO sequences (name, value) VALUES (?, ?)
-           ON CONFLICT (name) DO UPDATE SET value = value + excluded.value RETURNING value`,
-        )
-        .get(name, count),
-    )) as { value: number };
+    return inWriteTransaction(this.db, () => this.nextInTransaction(name, count));
+  }
+
+  /** `next`, in the caller's transaction. */
+  nextInTransaction(name: string, count = 1): number {
+    const row = this.db
+      .prepare(
+        `INSERT INTO sequences (name, value) VALUES (?, ?)
+         ON CONFLICT (name) DO UPDATE SET value = value + excluded.value RETURNING value`,
+      )
+      .get(name, count) as { value: number };
     return row.value - count + 1;
   }
 }

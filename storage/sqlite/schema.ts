@@ -90,6 +90,10 @@ const migrations: string[] = [
   ALTER TABLE facts ADD COLUMN valid_from_stated INTEGER NOT NULL DEFAULT 1;
   CREATE INDEX facts_ws_invalidated_by ON facts (workspace_id, invalidated_by);
   `,
+  // Acknowledged writes not yet in their tables, one row per request (storage/sqlite/inbox.ts).
+  `
+  CREATE TABLE inbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, writes TEXT NOT NULL, expanded INTEGER NOT NULL DEFAULT 0);
+  `,
 ];
 
 /** The schema version this code migrates to (PRAGMA user_version of an up-to-date database). */

@@ -20,6 +20,7 @@ import { SqliteWorkspaceTransfer } from './transfer.js';
 import { cachePreparedStatements } from './statement-cache.js';
 import { beginImmediate, inWriteTransaction } from './write-lock.js';
 import { SqliteJobs } from './jobs.js';
+import { SqliteInbox } from './inbox.js';
 
 /** Opens (creating if needed) the embedded database in `dataDir`. Safe to open from several processes. */
 export function openDatabase(dataDir: string): Database.Database {
@@ -66,8 +67,9 @@ export class SqliteStore implements Store {
   readonly sequences;
   readonly settings;
   readonly transfer;
-  /** The embedded runner's queue (not part of `Store`). */
+  /** The embedded runner's queue and the acknowledged writes waiting for it (not part of `Store`). */
   readonly jobs;
+  readonly inbox;
   /** The write unit this connection is running; the next one waits for it. */
   private unitInProgress: Promise<void> = Promise.resolve();
 
@@ -88,6 +90,7 @@ export class SqliteStore implements Store {
     this.sequences = new SqliteSequenceRepository(db);
     this.transfer = new SqliteWorkspaceTransfer(db);
     this.jobs = new SqliteJobs(db);
+    this.inbox = new SqliteInbox(db);
     this.settings = {
       get: async (key: string) => (db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined)?.value ?? null,
       set: async (key: string, value: string) => {
@@ -104,13 +107,22 @@ export class SqliteStore implements Store {
    * One immediate transaction: the API thread takes SQLite's write lock once per request instead of once per
    * table. `alsoInTransaction` joins it (the embedded runner's job rows), so a crash leaves all of it or none.
    */
-  async acceptWrites({ batch, memories, events }: WriteRecords, alsoInTransaction?: () => void): Promise<void> {
+  async acceptWrites(records: WriteRecords, alsoInTransaction?: () => void): Promise<void> {
     await inWriteTransaction(this.db, () => {
-      if (batch) this.batches.insertRow(batch);
-      for (const memory of memories) this.memories.insertRow(memory);
-      this.history.appendRows(events);
+      this.insertWrites(records);
       alsoInTransaction?.();
     });
+  }
+
+  /** acceptWrites' rows, in the caller's transaction. */
+  insertWrites({ batch, memories, events }: WriteRecords): void {
+    if (batch) this.batches.insertRow(batch);
+    for (const memory of memories) this.memories.insertRow(memory);
+    this.history.appendRows(events);
+  }
+
+  async acknowledgedNotStored(): Promise<number> {
+    return this.inbox.count();
   }
 
   async scrubErased(): Promise<void> {

@@ -2,7 +2,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestServer, type TestServer } from '../support/server.js';
+import Database from 'better-sqlite3';
+import { ApiClient, SHARED_CACHE_DIR, startTestServer, type TestServer } from '../support/server.js';
+import { startApiProcess, stopProcess } from '../support/processes.js';
 
 /** The embedded default: API and the in-process runner over the embedded store. */
 const dirs: string[] = [];
@@ -162,4 +164,74 @@ describe('when the queue cannot take a write', () => {
       await t.close();
     }
   });
+});
+
+describe('acknowledgements', () => {
+  it('batches sent together are each readable as soon as they are acknowledged', async () => {
+    const t = await startTestServer();
+    try {
+      await Promise.all(
+        Array.from({ length: 6 }, async (_, b) => {
+          const memories = Array.from({ length: 500 }, (_, i) => ({ content: `Note ${i} of import ${b}: the review moved to room ${i}.`, user_id: `ack${b}` }));
+          const ack = await t.api().post('/v1/batch', { memories });
+          expect(ack.status).toBe(202);
+          const [batch, listed] = await Promise.all([t.api().get(`/v1/batch/${ack.body.id}`), t.api().get(`/v1/memories?user_id=ack${b}&limit=1`)]);
+          expect(batch.body).toMatchObject({ id: ack.body.id, received: 500 });
+          expect(listed.body.total).toBe(500);
+        }),
+      );
+    } finally {
+      await t.close();
+    }
+  }, 120_000);
+
+  it('batches acknowledged just before the process is killed are processed exactly once, in order, after a restart', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'engram-ack-kill-'));
+    dirs.push(dataDir);
+    const env = { DATA_DIR: dataDir, CACHE_DIR: SHARED_CACHE_DIR, PIPELINE_THREADS: '1', EXTRACTOR: 'rules', REDIS_URL: '', MONGODB_URL: '', ELASTICSEARCH_URL: '' };
+    const first = await startApiProcess(env);
+    // The first start creates a workspace and prints its key once.
+    const key = /\n {2}(eng_\S+)\n/.exec(first.child.output())![1];
+    const users = ['k0', 'k1', 'k2'];
+    let batchIds: string[];
+    try {
+      const client = new ApiClient(first.url, key);
+      batchIds = await Promise.all(
+        users.map(async (user) => {
+          const memories = Array.from({ length: 150 }, (_, i) => ({ content: `I work at Firm${i} these days.`, user_id: user }));
+          const ack = await client.post('/v1/batch', { memories });
+          expect(ack.status).toBe(202);
+          return ack.body.id as string;
+        }),
+      );
+    } finally {
+      await stopProcess(first.child, 'SIGKILL');
+    }
+    const db = new Database(join(dataDir, 'engram.db'), { readonly: true });
+    const waiting = (db.prepare('SELECT count(*) AS n FROM inbox').get() as { n: number }).n;
+    db.close();
+    // The kill came while acknowledged writes were still on their way into their tables.
+    expect(waiting).toBeGreaterThan(0);
+
+    const second = await startApiProcess(env);
+    try {
+      const client = new ApiClient(second.url, key);
+      for (const id of batchIds) {
+        const deadline = Date.now() + 90_000;
+        let batch = (await client.get(`/v1/batch/${id}`)).body;
+        while (batch.status !== 'completed' && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 100));
+          batch = (await client.get(`/v1/batch/${id}`)).body;
+        }
+        expect(batch).toMatchObject({ status: 'completed', received: 150, imported: 150, failed: 0 });
+      }
+      for (const user of users) {
+        expect((await client.get(`/v1/memories?user_id=${user}&limit=1`)).body.total).toBe(150);
+        expect((await client.get(`/v1/facts?user_id=${user}&include_invalidated=true&limit=1`)).body.total).toBe(150);
+        expect((await client.get(`/v1/facts?user_id=${user}`)).body.facts.map((f: any) => f.object)).toEqual(['Firm149']);
+      }
+    } finally {
+      await stopProcess(second.child, 'SIGKILL');
+    }
+  }, 240_000);
 });

@@ -78,6 +78,12 @@ export class BullMqQueue implements WriteQueue {
     await this.enqueue(jobs);
   }
 
+  async readable(): Promise<void> {}
+
+  acknowledging(): () => void {
+    return () => undefined;
+  }
+
   /** Removes every stage job (waiting, delayed, failed or waiting for children) of erased memories, with their payloads and results. */
   async forgetMemories(_workspaceId: string, memories: MemoryVersions[]): Promise<void> {
     for (const { id: memoryId, version: latest } of memories) {

@@ -12,6 +12,7 @@ import { inWriteTransaction, writeUrgently } from '../../storage/sqlite/write-lo
 import { WriterPriority } from '../../storage/sqlite/writer-priority.js';
 import type { AcceptedWrites, MemoryVersions, WriteJob, WriteQueue } from '../../core/write-queue.js';
 import { executeWrite, type PipelineResult } from './pipeline.js';
+import { AcceptedInbox } from './accepted-inbox.js';
 import { FinishedWrites } from './finished-writes.js';
 import { ThreadTurns } from './turns.js';
 import type { PipelineTask } from './pipeline-thread.js';
@@ -129,6 +130,8 @@ export class EmbeddedQueue implements WriteQueue {
   /** The runner's WriteOutcomes: finished writes are recorded in groups. */
   private readonly outcomes: FinishedWrites;
   private readonly turns: ThreadTurns;
+  /** Writes acknowledged but not yet in their tables. */
+  private readonly inbox: AcceptedInbox;
   /** Claims to give back that could not be, the disk being full: tried again on every turn of the loop. */
   private readonly unreturned = new Map<string, JobRow>();
   private diskFull = false;
@@ -143,6 +146,15 @@ export class EmbeddedQueue implements WriteQueue {
     this.jobs = store.jobs;
     this.outcomes = new FinishedWrites(store, logger, () => this.wake?.());
     this.turns = new ThreadTurns(store);
+    this.inbox = new AcceptedInbox(
+      store,
+      (jobs, memories) => {
+        const scopes = new Map(memories.map((m) => [m.id, scopeHash(m.workspaceId, m.agentId, m.userId)]));
+        this.insertJobs(jobs, (job) => scopes.get(job.memoryId) ?? this.storedScopeHash(job));
+      },
+      () => this.wake?.(),
+      logger.child({ component: 'inbox' }),
+    );
     this.leaseMs = options.leaseMs ?? 60_000;
     this.backoffMs = options.backoffMs ?? 200;
     this.perLane = options.writesPerThread ?? 8;
@@ -154,11 +166,17 @@ export class EmbeddedQueue implements WriteQueue {
     this.wake?.();
   }
 
-  /** The records and their job rows in one transaction (SqliteStore.acceptWrites): a crash leaves all of it or none. */
-  async accept({ jobs, ...records }: AcceptedWrites): Promise<void> {
-    const scopes = new Map(records.memories.map((m) => [m.id, scopeHash(m.workspaceId, m.agentId, m.userId)]));
-    await this.store.acceptWrites(records, () => this.insertJobs(jobs, (job) => scopes.get(job.memoryId) ?? this.storedScopeHash(job)));
-    this.wake?.();
+  /** One inbox row, expanded into the records and their job rows soon after (AcceptedInbox). */
+  async accept(writes: AcceptedWrites): Promise<void> {
+    await this.inbox.add(writes);
+  }
+
+  readable(): Promise<void> {
+    return this.inbox.readable();
+  }
+
+  acknowledging(): () => void {
+    return this.inbox.acknowledging();
   }
 
   private insertJobs(jobs: WriteJob[], scopeHashOf: (job: WriteJob) => number): void {
@@ -184,6 +202,7 @@ export class EmbeddedQueue implements WriteQueue {
     // Jobs queued under another thread count move to their lane for this one.
     this.jobs.relane(this.lanes());
     this.active = Array.from({ length: this.lanes() }, () => 0);
+    this.inbox.drainSoon();
     this.reconcile();
     this.running = true;
     this.loop = this.run();
@@ -359,6 +378,7 @@ export class EmbeddedQueue implements WriteQueue {
 
   /** Stops claiming work, waits for jobs in flight, then stops the threads. */
   async close(): Promise<void> {
+    await this.inbox.close();
     this.running = false;
     this.wake?.();
     await this.loop;
