@@ -8,11 +8,13 @@
  *   REDIS_URL=redis://127.0.0.1:6379 npx tsx bench/import.ts   API + one `npm run worker` on Redis
  *   npx tsx bench/import.ts --adds 3000 --in-flight 16   single adds instead of batches
  *   npx tsx bench/import.ts --no-reads                   no reader: server CPU is the write path's alone
+ *   npx tsx bench/import.ts --connection-per-batch       each batch on its own connection, as separate importers send them
  *
  * The server runs as separate processes, as `npm start` runs them (compiled dist/, rebuilt when stale). Prints one
  * JSON object: turns/s, acknowledgement and read latency percentiles, machine load.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +34,9 @@ const { values: args } = parseArgs({
     threads: { type: 'string' },
     // Leaves the reader out: the server's CPU time is then the write path's alone.
     'no-reads': { type: 'boolean', default: false },
+    // Sends each batch on a connection of its own, as separate importers would; by default the batches share
+    // fetch's connection pool, which opens connections as it needs them and so sends some batches one after another.
+    'connection-per-batch': { type: 'boolean', default: false },
   },
 });
 
@@ -95,6 +100,20 @@ const round = (n: number) => Math.round(n * 10) / 10;
 function summary(samples: number[]) {
   const s = [...samples].sort((a, b) => a - b);
   return { n: s.length, p50: round(percentile(s, 50)), p95: round(percentile(s, 95)), p99: round(percentile(s, 99)), max: round(s[s.length - 1] ?? 0) };
+}
+
+/** POST on a new connection (no keep-alive pool); resolves with the parsed answer. */
+function postOnOwnConnection(url: string, headers: Record<string, string>, body: string): Promise<any> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent: false, headers: { ...headers, 'Content-Length': Buffer.byteLength(body) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => (text += d));
+      res.on('end', () => (res.statusCode && res.statusCode < 300 ? resolve(JSON.parse(text)) : reject(new Error(`POST ${url}: ${res.statusCode} ${text}`))));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 function startProcess(entry: string, env: Record<string, string>): ChildProcess & { output: () => string } {
@@ -204,7 +223,9 @@ async function main() {
       const batches = await Promise.all(
         chunks.map(async (memories) => {
           const t0 = performance.now();
-          const batch = await call('POST', '/v1/batch', { memories });
+          const batch = args['connection-per-batch']
+            ? await postOnOwnConnection(`${url}/v1/batch`, headers, JSON.stringify({ memories }))
+            : await call('POST', '/v1/batch', { memories });
           acks.push(performance.now() - t0);
           return batch.id as string;
         }),
@@ -237,7 +258,7 @@ async function main() {
       JSON.stringify({
         mode: redisUrl ? 'bullmq (API + 1 worker process)' : 'embedded',
         machine: { cpu: cpus()[0]?.model, cores: cpus().length, node: process.version, loadavg_before: loadBefore.map(round), loadavg_after: loadavg().map(round) },
-        workload: adds ? { single_adds: turns.length, in_flight: Number(args['in-flight']), users: users.length } : { turns: turns.length, batch_size: Number(args['batch-size']), requests: acks.length, users: users.length },
+        workload: adds ? { single_adds: turns.length, in_flight: Number(args['in-flight']), users: users.length } : { turns: turns.length, batch_size: Number(args['batch-size']), requests: acks.length, users: users.length, connection_per_batch: args['connection-per-batch'] },
         seconds: round(seconds),
         turns_per_s: Math.round(turns.length / seconds),
         extractor: process.env.EXTRACTOR ?? 'model',
