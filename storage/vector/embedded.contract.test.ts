@@ -343,4 +343,40 @@ describe('embedded keyword index writes', () => {
       rmSync(folder, { recursive: true, force: true });
     }
   });
+
+  it('a large keyword index leaves out the terms most documents contain while a rarer one remains', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'engram-fts-common-'));
+    const database = openDatabase(folder);
+    try {
+      const open = (pruneTermsMinDocuments: number) => EmbeddedVectorIndex.open(database, { pruneTermsMinDocuments });
+      const doc = (i: number, text: string) => ({
+        id: `mem_${String(i).padStart(3, '0')}`, workspaceId: 'ws', agentId: null, userId: 'u', runId: null, metadataTerms: [], vector: new Float32Array([1, 0, 0, 0]), text,
+      });
+      const writer = await open(100);
+      // "weather" is in every document, "kayak" in two, "glacier" in one.
+      await writer.upsert([
+        ...Array.from({ length: 200 }, (_, i) => doc(i, `talked about the weather ${'again '.repeat(i % 5)}`)),
+        doc(200, 'weather was fine for the kayak trip'),
+        doc(201, 'the kayak needs repair'),
+        doc(202, 'a glacier hike despite the weather'),
+      ]);
+      await writer.close();
+      const ids = (hits: { id: string }[]) => hits.map((h) => h.id).sort();
+      const pruning = await open(100);
+      expect(ids(await pruning.searchText('weather kayak', { workspaceId: 'ws' }, 10))).toEqual(['mem_200', 'mem_201']);
+      // Every term common: the rarest alone.
+      expect(ids(await pruning.searchText('weather talked', { workspaceId: 'ws' }, 500))).toHaveLength(200);
+      expect(ids(await pruning.searchText('glacier', { workspaceId: 'ws' }, 10))).toEqual(['mem_202']);
+      await pruning.close();
+      // Below the threshold every term counts: the weather documents rank after the two with both words.
+      const exact = await open(1_000);
+      const hits = await exact.searchText('weather kayak', { workspaceId: 'ws' }, 10);
+      expect(hits).toHaveLength(10);
+      expect(ids(hits.slice(0, 2))).toEqual(['mem_200', 'mem_201']);
+      await exact.close();
+    } finally {
+      database.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
 });

@@ -11,6 +11,13 @@ const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLe
 /** Whole-index matches ranked before the workspace check: k times this, and at least the minimum. */
 const KEYWORD_PREFETCH_FACTOR = 4;
 const KEYWORD_PREFETCH_MIN = 200;
+/**
+ * From this many documents on, a keyword search leaves out query terms that more than COMMON_TERM_SHARE of the
+ * documents contain, while a rarer term remains: FTS5 scores every document a term matches before it can rank,
+ * and such a term's BM25 weight is small. Below it every term counts (the LoCoMo evaluation's sizes, and 100k).
+ */
+const PRUNE_TERMS_MIN_DOCUMENTS = 200_000;
+const COMMON_TERM_SHARE = 0.01;
 const fromBlob = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 /**
  * A workspace with this many vectors moves from the exact scan to the graph (GraphPartition):
@@ -47,6 +54,8 @@ interface GraphBuild {
 export interface EmbeddedVectorIndexOptions {
   /** Rows at which a workspace moves to the graph (default GRAPH_MIN_ROWS); 0 puts every workspace in a graph from its first row. */
   graphMinRows?: number;
+  /** Documents from which keyword searches leave out common terms (default PRUNE_TERMS_MIN_DOCUMENTS). */
+  pruneTermsMinDocuments?: number;
 }
 
 /**
@@ -63,6 +72,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
   private lastRev = 0;
   private dataVersion = -1;
   private readonly graphMinRows: number;
+  private readonly pruneTermsMinDocuments: number;
   /** Saved graphs, or null for a database without a folder (in memory). */
   private readonly snapshots: GraphSnapshots | null;
   /** Per graph workspace, its size when last saved or loaded. */
@@ -82,6 +92,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
     options: EmbeddedVectorIndexOptions = {},
   ) {
     this.graphMinRows = options.graphMinRows ?? GRAPH_MIN_ROWS;
+    this.pruneTermsMinDocuments = options.pruneTermsMinDocuments ?? PRUNE_TERMS_MIN_DOCUMENTS;
     this.snapshots = db.memory ? null : new GraphSnapshots(db, join(dirname(db.name), 'graphs'));
     if (searchable) this.load();
   }
@@ -394,7 +405,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
    * documents were (last) indexed in, which the index knows without reading their rows.
    */
   async searchText(query: string, filter: VectorFilter, k: number): Promise<VectorHit[]> {
-    const terms = keywordTerms(query);
+    const terms = this.withoutCommonTerms(keywordTerms(query));
     if (terms.length === 0 || k <= 0) return [];
     const match = terms.map((t) => `"${t}"`).join(' OR ');
     return (coversWholeWorkspace(filter) && this.bestMatchesOfWorkspace(match, filter.workspaceId, k)) || this.bestMatchesInScope(match, filter, k);
@@ -443,13 +454,30 @@ export class EmbeddedVectorIndex implements VectorIndex {
   }
 
   async termStatistics(_workspaceId: string, query: string): Promise<TermStatistics> {
-    const stems = [...new Set(keywordTerms(query).map(termStem))];
+    return { documents: this.documentCount(), frequencies: this.documentFrequencies(keywordTerms(query).map(termStem)) };
+  }
+
+  /** Documents of the whole index containing each stem. */
+  private documentFrequencies(stems: string[]): Map<string, number> {
+    const unique = [...new Set(stems)];
     const frequencies = new Map<string, number>();
-    if (stems.length) {
-      const rows = this.db.prepare(`SELECT term, doc FROM text_index_terms WHERE term IN (${stems.map(() => '?').join(',')})`).all(...stems) as { term: string; doc: number }[];
+    if (unique.length) {
+      const rows = this.db.prepare(`SELECT term, doc FROM text_index_terms WHERE term IN (${unique.map(() => '?').join(',')})`).all(...unique) as { term: string; doc: number }[];
       for (const r of rows) frequencies.set(r.term, r.doc);
     }
-    return { documents: this.documentCount(), frequencies };
+    return frequencies;
+  }
+
+  /** The query's terms, less the common ones in a large index (PRUNE_TERMS_MIN_DOCUMENTS); never none of them. */
+  private withoutCommonTerms(terms: string[]): string[] {
+    if (terms.length < 2) return terms;
+    const documents = this.documentCount();
+    if (documents < this.pruneTermsMinDocuments) return terms;
+    const frequencies = this.documentFrequencies(terms.map(termStem));
+    const frequency = (term: string) => frequencies.get(termStem(term)) ?? 0;
+    const rare = terms.filter((t) => frequency(t) <= documents * COMMON_TERM_SHARE);
+    // Every term common: the rarest alone still finds the best of its matches.
+    return rare.length > 0 ? rare : [terms.reduce((best, t) => (frequency(t) < frequency(best) ? t : best))];
   }
 
   /** Keyword-index writes made through this connection (other connections' show in data_version). */
