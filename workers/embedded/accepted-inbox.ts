@@ -3,7 +3,7 @@ import { isStorageFull } from '../../core/outages.js';
 import { writeSequence } from '../../core/commands/memories.js';
 import type { AcceptedWrites, WriteJob } from '../../core/write-queue.js';
 import type { SqliteStore } from '../../storage/sqlite/store.js';
-import type { WriteRecords } from '../../storage/types.js';
+import type { BatchRecord, MemoryRecord, WriteRecords } from '../../storage/types.js';
 import { inWriteTransaction } from '../../storage/sqlite/write-lock.js';
 
 /** Memories one expansion step moves: a few milliseconds of the API thread, so requests get in between steps. */
@@ -22,7 +22,8 @@ const ACKNOWLEDGEMENT_GAP_MS = 10;
  * Acknowledged writes on their way into the embedded database's tables.
  *
  * A request's writes are acknowledged once they are one row of the inbox table: a 500-item batch costs one insert,
- * so batches arriving together do not wait for each other's thousands of rows (memories, history, jobs). Rows are
+ * so batches arriving together do not wait for each other's thousands of rows (memories, history, jobs). (Writes
+ * that fit in one step, arriving while the inbox is empty, skip it: they cost what a step costs.) Rows are
  * then expanded into those tables in arrival order, STEP_MEMORIES memories a step, each step one transaction, with
  * a turn of the event loop between steps; a crash resumes at the step it stopped before. Expansion also numbers the
  * writes (their write sequence) in the order they reached the inbox: two requests can take numbers in one order and
@@ -67,11 +68,38 @@ export class AcceptedInbox {
     this.expandedThrough = oldest ? oldest.seq - 1 : this.newestAdded;
   }
 
-  /** Durable once it resolves: one row, whatever the number of writes. */
+  /**
+   * Durable once it resolves. Writes of one step or fewer (a single write) go straight into their tables while the
+   * inbox is empty, as one step would put them there; otherwise they are one inbox row, whatever their number.
+   */
   async add(writes: AcceptedWrites): Promise<void> {
-    const seq = await inWriteTransaction(this.store.db, () => this.store.inbox.add(JSON.stringify(writes)));
+    const seq = await inWriteTransaction(this.store.db, () => {
+      if (writes.memories.length <= STEP_MEMORIES && !this.store.inbox.oldest()) {
+        this.store.insertWrites(this.numbered(writes.memories, writes.batch, writes));
+        this.insertJobs(writes.jobs, writes.memories);
+        return null;
+      }
+      return this.store.inbox.add(JSON.stringify(writes));
+    });
+    if (seq === null) {
+      this.expanded();
+      return;
+    }
     this.newestAdded = Math.max(this.newestAdded, seq);
     this.drainSoon();
+  }
+
+  /**
+   * The records of `memories` (some of `writes`' memories, in order), with `batch` and their events, the memories
+   * numbered in the workspace's write sequence from here on. In the caller's transaction.
+   */
+  private numbered(memories: MemoryRecord[], batch: BatchRecord | undefined, writes: AcceptedWrites): WriteRecords {
+    const ids = new Set(memories.map((m) => m.id));
+    if (memories.length > 0) {
+      const first = this.store.sequences.nextInTransaction(writeSequence(memories[0].workspaceId), memories.length);
+      memories.forEach((m, i) => (m.seq = first + i));
+    }
+    return { batch, memories, events: writes.events.filter((e) => ids.has(e.memoryId)) };
   }
 
   /** A request that acknowledges writes has started; the function returned ends it. */
@@ -187,15 +215,7 @@ export class AcceptedInbox {
       const end = Math.min(row.expanded + STEP_MEMORIES, writes.memories.length);
       const memories = writes.memories.slice(row.expanded, end);
       const ids = new Set(memories.map((m) => m.id));
-      if (memories.length > 0) {
-        const first = this.store.sequences.nextInTransaction(writeSequence(memories[0].workspaceId), memories.length);
-        memories.forEach((m, i) => (m.seq = first + i));
-      }
-      this.store.insertWrites({
-        batch: row.expanded === 0 ? writes.batch : undefined,
-        memories,
-        events: writes.events.filter((e) => ids.has(e.memoryId)),
-      });
+      this.store.insertWrites(this.numbered(memories, row.expanded === 0 ? writes.batch : undefined, writes));
       this.insertJobs(writes.jobs.filter((j) => ids.has(j.memoryId)), memories);
       if (end < writes.memories.length) {
         this.store.inbox.advance(row.seq, end);
