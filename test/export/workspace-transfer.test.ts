@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARED_CACHE_DIR, startTestServer, type TestServer } from '../support/server.js';
 import { startOpenAIStub } from '../support/openai-stub.js';
 import { admin, adminAsync, expectSameExport, exportLines, seedWorkspace, workspaceView } from '../support/transfer.js';
+import { createKey } from '../../core/commands/keys.js';
+import { SqliteStore } from '../../storage/sqlite/store.js';
 
 /**
  * `admin workspace export` / `workspace restore` between two embedded data folders, over the real CLI and HTTP:
@@ -109,6 +111,17 @@ describe('workspace export and restore (embedded → embedded)', () => {
     } finally {
       await stub.close();
     }
+  });
+
+  it('refuses to export while acknowledged requests are not yet stored (a crash before the inbox was emptied)', async () => {
+    const dataDir = tempDir();
+    const store = SqliteStore.open(dataDir);
+    await createKey(store, { workspace: 'test', plan: 'scale' });
+    store.inbox.add(JSON.stringify({ memories: [], events: [], jobs: [] }));
+    await store.close();
+    const result = admin(embeddedEnv(dataDir), 'workspace', 'export', '--workspace', 'test', '--to', join(dataDir, 'out.jsonl'));
+    expect(result.status, result.stderr).toBe(2);
+    expect(result.stderr).toContain('1 acknowledged requests are still being stored');
   });
 
   it('refuses bad, truncated and foreign files with a clear message, and writes nothing', async () => {
