@@ -104,8 +104,9 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * One immediate transaction: the API thread takes SQLite's write lock once per request instead of once per
-   * table. `alsoInTransaction` joins it (the embedded runner's job rows), so a crash leaves all of it or none.
+   * One immediate transaction: the caller takes SQLite's write lock once instead of once per table.
+   * `alsoInTransaction` joins it, so a crash leaves all of it or none. (The embedded runner stores a request's
+   * writes with `insertWrites` in transactions of its own, with their job rows: workers/embedded/accepted-inbox.ts.)
    */
   async acceptWrites(records: WriteRecords, alsoInTransaction?: () => void): Promise<void> {
     await inWriteTransaction(this.db, () => {
