@@ -473,11 +473,12 @@ export class EmbeddedVectorIndex implements VectorIndex {
     if (terms.length < 2) return terms;
     const documents = this.documentCount();
     if (documents < this.pruneTermsMinDocuments) return terms;
-    const frequencies = this.documentFrequencies(terms.map(termStem));
-    const frequency = (term: string) => frequencies.get(termStem(term)) ?? 0;
-    const rare = terms.filter((t) => frequency(t) <= documents * COMMON_TERM_SHARE);
+    const stems = terms.map(termStem);
+    const frequencies = this.documentFrequencies(stems);
+    const counted = terms.map((term, i) => ({ term, frequency: frequencies.get(stems[i]) ?? 0 }));
+    const rare = counted.filter((t) => t.frequency <= documents * COMMON_TERM_SHARE);
     // Every term common: the rarest alone still finds the best of its matches.
-    return rare.length > 0 ? rare : [terms.reduce((best, t) => (frequency(t) < frequency(best) ? t : best))];
+    return (rare.length > 0 ? rare : [counted.reduce((best, t) => (t.frequency < best.frequency ? t : best))]).map((t) => t.term);
   }
 
   /** Keyword-index writes made through this connection (other connections' show in data_version). */

@@ -3,7 +3,7 @@ import { isStorageFull } from '../../core/outages.js';
 import { writeSequence } from '../../core/commands/memories.js';
 import type { AcceptedWrites, WriteJob } from '../../core/write-queue.js';
 import type { SqliteStore } from '../../storage/sqlite/store.js';
-import type { BatchRecord, MemoryRecord, WriteRecords } from '../../storage/types.js';
+import type { WriteRecords } from '../../storage/types.js';
 import { inWriteTransaction } from '../../storage/sqlite/write-lock.js';
 
 /** Memories one expansion step moves: a few milliseconds of the API thread, so requests get in between steps. */
@@ -75,8 +75,7 @@ export class AcceptedInbox {
   async add(writes: AcceptedWrites): Promise<void> {
     const seq = await inWriteTransaction(this.store.db, () => {
       if (writes.memories.length <= STEP_MEMORIES && !this.store.inbox.oldest()) {
-        this.store.insertWrites(this.numbered(writes.memories, writes.batch, writes));
-        this.insertJobs(writes.jobs, writes.memories);
+        this.storeStep(writes, 0, writes.memories.length);
         return null;
       }
       return this.store.inbox.add(JSON.stringify(writes));
@@ -90,16 +89,19 @@ export class AcceptedInbox {
   }
 
   /**
-   * The records of `memories` (some of `writes`' memories, in order), with `batch` and their events, the memories
-   * numbered in the workspace's write sequence from here on. In the caller's transaction.
+   * Stores memories `from` to `to` of `writes` (with the batch, when `from` is 0), their events and job rows, the
+   * memories numbered in the workspace's write sequence from here on. In the caller's transaction.
    */
-  private numbered(memories: MemoryRecord[], batch: BatchRecord | undefined, writes: AcceptedWrites): WriteRecords {
+  private storeStep(writes: AcceptedWrites, from: number, to: number): void {
+    const memories = writes.memories.slice(from, to);
     const ids = new Set(memories.map((m) => m.id));
     if (memories.length > 0) {
       const first = this.store.sequences.nextInTransaction(writeSequence(memories[0].workspaceId), memories.length);
       memories.forEach((m, i) => (m.seq = first + i));
     }
-    return { batch, memories, events: writes.events.filter((e) => ids.has(e.memoryId)) };
+    const belongs = (record: { memoryId: string }) => ids.has(record.memoryId);
+    this.store.insertWrites({ batch: from === 0 ? writes.batch : undefined, memories, events: writes.events.filter(belongs) });
+    this.insertJobs(writes.jobs.filter(belongs), memories);
   }
 
   /** A request that acknowledges writes has started; the function returned ends it. */
@@ -213,10 +215,7 @@ export class AcceptedInbox {
       const writes = this.current?.seq === row.seq ? this.current.writes : (JSON.parse(this.store.inbox.writes(row.seq)) as AcceptedWrites);
       this.current = { seq: row.seq, writes };
       const end = Math.min(row.expanded + STEP_MEMORIES, writes.memories.length);
-      const memories = writes.memories.slice(row.expanded, end);
-      const ids = new Set(memories.map((m) => m.id));
-      this.store.insertWrites(this.numbered(memories, row.expanded === 0 ? writes.batch : undefined, writes));
-      this.insertJobs(writes.jobs.filter((j) => ids.has(j.memoryId)), memories);
+      this.storeStep(writes, row.expanded, end);
       if (end < writes.memories.length) {
         this.store.inbox.advance(row.seq, end);
         return { moved: true, through: null };
