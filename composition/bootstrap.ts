@@ -107,6 +107,7 @@ export async function createServices(requested: Config, options: ServiceOptions 
         attempts: config.JOB_ATTEMPTS,
         concurrency: bullmq.parseStageConcurrency(config.STAGE_CONCURRENCY),
         lockDurationMs: config.JOB_LOCK_MS,
+        chunkSize: config.WRITE_CHUNK_SIZE,
       })
     : new EmbeddedQueue(sqlite!, pipeline, logger.child({ component: 'runner' }), {
         threads: config.PIPELINE_THREADS ?? defaultPipelineThreads(),

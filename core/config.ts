@@ -62,6 +62,11 @@ export const configSchema = z.object({
    * picked up again within this plus a stalled-check interval (a quarter of it).
    */
   JOB_LOCK_MS: positiveInt(5_000),
+  /**
+   * BullMQ mode: a request's writes of one user scope share a flow, at most this many per flow (workers/bullmq/chunks.ts);
+   * 1 gives every write a flow of its own. Set on the API processes, which build the flows.
+   */
+  WRITE_CHUNK_SIZE: z.coerce.number().int().min(1).max(500).default(50),
   /** On SIGTERM or SIGINT, how long requests in flight may take to finish before their connections are closed. */
   SHUTDOWN_GRACE_MS: positiveInt(25_000),
 

@@ -1,5 +1,5 @@
 import type { Logger } from '../core/logger.js';
-import type { Store } from '../storage/types.js';
+import type { MemoryRecord, Store } from '../storage/types.js';
 import type { CommitOutput } from '../pipeline/write/types.js';
 import type { WriteJob } from '../core/write-queue.js';
 
@@ -40,5 +40,29 @@ export class WriteOutcomes {
         new Date().toISOString(),
       );
     }
+  }
+
+  /** Of these writes (one workspace), those whose memory already ended at their version (`ready` or `error`), by memory id. */
+  async alreadyEnded(jobs: WriteJob[]): Promise<Map<string, MemoryRecord>> {
+    if (jobs.length === 0) return new Map();
+    const version = new Map(jobs.map((j) => [j.memoryId, j.version]));
+    const memories = await this.store.memories.getMany(jobs[0].workspaceId, [...version.keys()]);
+    return new Map(memories.filter((m) => !m.deletedAt && m.version === version.get(m.id) && m.status !== 'processing').map((m) => [m.id, m]));
+  }
+
+  /** A write found ended (by an earlier run of its job): its batch item's outcome, recorded again (it counts once). */
+  async recordEnded(job: WriteJob, memory: MemoryRecord): Promise<void> {
+    if (job.batchId === undefined || job.itemIndex === undefined) return;
+    const outcome =
+      memory.status === 'ready'
+        ? ({ ok: true } as const)
+        : ({ ok: false, error: { index: job.itemIndex, memory_id: job.memoryId, message: memory.error ?? 'failed' } } as const);
+    await this.store.batches.recordItem(job.workspaceId, job.batchId, job.itemIndex, outcome, new Date().toISOString());
+  }
+
+  /** The last attempt of a job holding several writes failed: those that have not ended end in `error`. */
+  async failedUnlessEnded(jobs: WriteJob[], error: unknown): Promise<void> {
+    const ended = await this.alreadyEnded(jobs);
+    for (const job of jobs) if (!ended.has(job.memoryId)) await this.failed(job, error);
   }
 }

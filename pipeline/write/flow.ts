@@ -5,10 +5,12 @@ import {
   contradictionStage1,
   contradictionStage2,
   embedStage,
+  embedStages,
   extractEntitiesStage,
   extractFactsStage,
   type PipelineDeps,
 } from './stages.js';
+import { settledInTurn } from './settled.js';
 import type { CommitOutput, EmbedOutput, EntitiesOutput, FactsOutput, Skipped, Stage1Output, Stage2Output, WriteRef } from './types.js';
 
 /**
@@ -48,6 +50,8 @@ interface StageDeclaration<S extends Stage> {
   needs: readonly Stage[];
   /** Runs the stage; `inputs` holds the outputs of the stages in `needs` (and only those). */
   run(deps: PipelineDeps, ref: WriteRef, inputs: Readonly<StageOutputs>, context: StageContext): Promise<StageOutputs[S]>;
+  /** Runs the stage for several writes that need no inputs in one go (batched model calls); else `run` runs for each. */
+  runMany?(deps: PipelineDeps, refs: WriteRef[]): Promise<PromiseSettledResult<StageOutputs[S]>[]>;
 }
 
 /**
@@ -56,7 +60,7 @@ interface StageDeclaration<S extends Stage> {
  * contradiction-2 the candidates, and commit everything.
  */
 export const WRITE_FLOW: { readonly [S in Stage]: StageDeclaration<S> } = {
-  embed: { needs: [], run: (deps, ref) => embedStage(deps, ref) },
+  embed: { needs: [], run: (deps, ref) => embedStage(deps, ref), runMany: (deps, refs) => embedStages(deps, refs) },
   entities: { needs: [], run: (deps, ref) => extractEntitiesStage(deps, ref) },
   facts: { needs: [], run: (deps, ref) => extractFactsStage(deps, ref) },
   'contradiction-1': { needs: ['facts'], run: (deps, ref, inputs) => contradictionStage1(deps, ref, inputs.facts) },
@@ -123,4 +127,23 @@ export function splitAt(point: Stage): { before: Stage[]; from: Stage[] } {
 /** Runs one stage of the flow with its inputs. */
 export function runStage<S extends Stage>(stage: S, deps: PipelineDeps, ref: WriteRef, inputs: Readonly<StageOutputs>, context: StageContext): Promise<StageOutputs[S]> {
   return (WRITE_FLOW[stage] as StageDeclaration<S>).run(deps, ref, inputs, context);
+}
+
+/**
+ * Runs one stage for several writes (a chunk of one user scope, in arrival order), each with its inputs. Each
+ * write's result is its own: one write's failure does not fail the others. The writes run one after another,
+ * as many jobs of single writes would in one slot: side by side, a few chunk jobs would put hundreds of queries
+ * in front of the database at once, and commits queued behind them would wait for all of them. The stage's
+ * commit is not run this way: a runner commits a chunk's writes one by one, each in its turn.
+ */
+export function runStageForEach<S extends Stage>(
+  stage: S,
+  deps: PipelineDeps,
+  refs: WriteRef[],
+  inputs: Readonly<StageOutputs>[],
+  context: StageContext,
+): Promise<PromiseSettledResult<StageOutputs[S]>[]> {
+  const declaration = WRITE_FLOW[stage] as StageDeclaration<S>;
+  if (declaration.runMany && declaration.needs.length === 0) return declaration.runMany(deps, refs);
+  return settledInTurn(refs.map((ref, i) => () => declaration.run(deps, ref, inputs[i], context)));
 }

@@ -4,8 +4,9 @@ import { metadataTerms, type VectorDoc, type VectorIndex } from '../../storage/v
 import type { HistoryEventRecord, MemoryRecord, Store, UserScope } from '../../storage/types.js';
 import { decide, findCandidates } from '../contradiction/candidates.js';
 import { messageEndings } from '../contradiction/endings.js';
-import { isSkipped, loadCurrent } from './current.js';
+import { currentOf, isSkipped, loadCurrent } from './current.js';
 import { scopeOf, takeTurn, withScopeLock } from './scope-order.js';
+import { settledInTurn } from './settled.js';
 import { vectorFromWire } from './vector-wire.js';
 import type { ContradictionJudge, Embedder, EntityExtractor, ExtractedFact, FactExtractor, PredicateFamily } from '../types.js';
 import type {
@@ -90,6 +91,38 @@ export async function embedStage(deps: PipelineDeps, ref: WriteRef): Promise<Emb
   }
   if (memory.version !== ref.version) return { skipped: true, reason: 'superseded' };
   return { skipped: false, embedderId: deps.embedder.id, indexed: true };
+}
+
+/**
+ * embedStage for several writes of one workspace: one embedder call and one index write for all of them (with
+ * Elasticsearch, one refresh wait instead of one each). A write that changed meanwhile, and every write when the
+ * shared call fails, goes through embedStage on its own, so each write's outcome is its own.
+ */
+export async function embedStages(deps: PipelineDeps, refs: WriteRef[]): Promise<PromiseSettledResult<EmbedOutput>[]> {
+  const alone = (ref: WriteRef) => embedStage(deps, ref);
+  if (refs.length <= 1 || new Set(refs.map((r) => r.workspaceId)).size > 1) return settledInTurn(refs.map((ref) => () => alone(ref)));
+  const workspaceId = refs[0].workspaceId;
+  const read = async () => new Map((await deps.store.memories.getMany(workspaceId, refs.map((r) => r.memoryId))).map((m) => [m.id, m]));
+  let outputs: (EmbedOutput | undefined)[];
+  try {
+    const before = await read();
+    const current = refs.map((ref) => currentOf(before.get(ref.memoryId) ?? null, ref));
+    const live = current.filter((m): m is MemoryRecord => !isSkipped(m));
+    if (live.length > 0) {
+      const vectors = await deps.embedder.embed(live.map((m) => m.content));
+      await deps.vectors.upsert(live.map((m, i) => vectorDocOf(m, vectors[i])));
+    }
+    // As embedStage: a write forgotten, erased or updated while it was embedded is done again on its own.
+    const after = await read();
+    outputs = current.map((m, i) => {
+      if (isSkipped(m)) return m;
+      const now = after.get(refs[i].memoryId);
+      return now && !now.deletedAt && now.version === m.version ? { skipped: false, embedderId: deps.embedder.id, indexed: true } : undefined;
+    });
+  } catch {
+    outputs = refs.map(() => undefined);
+  }
+  return settledInTurn(refs.map((ref, i) => async () => outputs[i] ?? alone(ref)));
 }
 
 // ---------------------------------------------------------------- stage 1b: entities

@@ -14,7 +14,8 @@ let api: TestServer;
 const workers = new WorkerProcesses(() => api.env);
 
 beforeAll(async () => {
-  api = await startTestServer({ REDIS_URL: testRedisUrl(), QUEUE_PREFIX: prefix, JOB_LOCK_MS: '1500' }, { runWorkers: false });
+  // Chunks of 5: a user's 12 batch items run as three flows, so a killed worker leaves some chunks half committed.
+  api = await startTestServer({ REDIS_URL: testRedisUrl(), QUEUE_PREFIX: prefix, JOB_LOCK_MS: '1500', WRITE_CHUNK_SIZE: '5' }, { runWorkers: false });
 });
 
 afterAll(async () => {

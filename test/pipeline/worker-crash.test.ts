@@ -2,6 +2,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writesOf } from '../../workers/bullmq/chunks.js';
 import { STAGES } from '../../workers/bullmq/flows.js';
 import { WorkerProcesses } from '../support/processes.js';
 import { testRedisUrl } from '../support/redis.js';
@@ -31,11 +32,11 @@ afterAll(async () => {
 const workerName = (pid: number) => `${hostname()}-${pid}`;
 
 /** Jobs the given worker process holds right now. */
-async function jobsHeldBy(pid: number): Promise<{ queue: Queue; id: string; memoryId: string }[]> {
-  const held: { queue: Queue; id: string; memoryId: string }[] = [];
+async function jobsHeldBy(pid: number): Promise<{ queue: Queue; id: string; memoryIds: string[] }[]> {
+  const held: { queue: Queue; id: string; memoryIds: string[] }[] = [];
   for (const queue of queues) {
     for (const job of await queue.getActive()) {
-      if (job?.processedBy === workerName(pid)) held.push({ queue, id: job.id!, memoryId: job.data.memoryId });
+      if (job?.processedBy === workerName(pid)) held.push({ queue, id: job.id!, memoryIds: writesOf(job.data).map((w) => w.memoryId) });
     }
   }
   return held;
@@ -76,7 +77,7 @@ describe('a SIGKILLed BullMQ worker', () => {
     }
 
     // …and the writes they belonged to then finish (10 s plus their processing time on a busy machine).
-    const pending = new Set(held.map((h) => h.memoryId));
+    const pending = new Set(held.flatMap((h) => h.memoryIds));
     while (pending.size > 0) {
       for (const id of [...pending]) {
         if ((await api.api().get(`/v1/memories/${id}`)).body.status === 'ready') pending.delete(id);

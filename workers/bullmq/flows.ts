@@ -20,8 +20,13 @@ export interface FlowOptions {
  * over facts. Payloads carry ids only; content is read from the store by each stage.
  */
 export function writeFlow(job: WriteJob, options: FlowOptions): FlowJob {
+  return flowTree(job, (stage) => jobIdOf(job, stage), options);
+}
+
+/** The flow's tree for a stage job payload (one write, or a chunk of them: chunks.ts), with its job ids. */
+export function flowTree(data: object, jobIdOfStage: (stage: Stage) => string, options: FlowOptions): FlowJob {
   const opts = (stage: Stage, hasChildren: boolean): JobsOptions => ({
-    jobId: jobIdOf(job, stage),
+    jobId: jobIdOfStage(stage),
     // BullMQ queues a parent whose children finished at the front of its wait list, which makes a
     // queue of parents (contradiction 1 and 2, commit) last in, first out: under a backlog the oldest
     // writes starve and commits come out of arrival order, only to wait for their turn. Parents
@@ -37,7 +42,7 @@ export function writeFlow(job: WriteJob, options: FlowOptions): FlowJob {
   const node = (stage: Stage): FlowJob => {
     const { needs } = WRITE_FLOW[stage];
     const children = needs.length > 0 ? needs.map(node) : undefined;
-    return { name: stage, queueName: stage, data: job, opts: opts(stage, children !== undefined), children };
+    return { name: stage, queueName: stage, data, opts: opts(stage, children !== undefined), children };
   };
   return node(FINAL_STAGE);
 }

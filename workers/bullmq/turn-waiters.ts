@@ -4,7 +4,6 @@ import type { TakenTurn, TurnWait } from '../../pipeline/write/flow.js';
 import { EarlierWritePending, isTurn, takeTurn, turnScopeKey } from '../../pipeline/write/scope-order.js';
 import type { WriteRef } from '../../pipeline/write/types.js';
 import type { Store } from '../../storage/types.js';
-import type { WriteJob } from '../../core/write-queue.js';
 
 /** A user scope as it may travel through Redis: hashed, so no user id lands in a queue's event stream. */
 export const scopeToken = (scopeKey: string) => createHash('sha256').update(scopeKey).digest('base64url').slice(0, 22);
@@ -23,6 +22,8 @@ export const turnRetryDelayMs = (waits: number) => Math.min(500 * 2 ** waits, 4_
 interface Waiter {
   job: Job;
   seq: number;
+  /** The write the job waits with (a chunk's job waits with the first of its writes whose turn has not come). */
+  ref: WriteRef;
 }
 
 /**
@@ -109,13 +110,13 @@ export class TurnWaiters implements TurnWait {
   }
 
   /** Records a wait; returns how many times this job has waited so far. */
-  add(token: string, seq: number, job: Job): number {
+  add(token: string, seq: number, job: Job, ref: WriteRef): number {
     if (this.waits.size > 10_000) this.waits.clear();
     const waits = this.waits.get(job.id!) ?? 0;
     this.waits.set(job.id!, waits + 1);
     let scope = this.byScope.get(token);
     if (!scope) this.byScope.set(token, (scope = new Map()));
-    scope.set(job.id!, { job, seq });
+    scope.set(job.id!, { job, seq, ref });
     return waits;
   }
 
@@ -133,7 +134,7 @@ export class TurnWaiters implements TurnWait {
     for (;;) {
       const next = this.earliest(token);
       // Not its turn yet: the earlier write's own commit will wake it (or its delay runs out).
-      if (!next || !(await isTurn(this.store, next.job.data as WriteJob).catch(() => false))) return;
+      if (!next || !(await isTurn(this.store, next.ref).catch(() => false))) return;
       if (!this.remove(token, next)) continue; // woken meanwhile
       // A job that is not delayed any more (promoted elsewhere, or its delay ran out and it ran
       // in another process) leaves a stale entry: drop it and look at the next waiter.
