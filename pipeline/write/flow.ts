@@ -43,6 +43,11 @@ export interface StageContext {
   owner: string;
   /** The write's turn, when the runner took it at this stage (its ordering point) and the stage can use it. */
   turn?: Turn;
+  /**
+   * The write's memory as the runner read it with the other writes of its chunk (null: not found), for the stages
+   * before the commit, which otherwise read it themselves; the commit reads it again under the scope's lease.
+   */
+  read?: MemoryRecord | null;
 }
 
 interface StageDeclaration<S extends Stage> {
@@ -61,10 +66,10 @@ interface StageDeclaration<S extends Stage> {
  */
 export const WRITE_FLOW: { readonly [S in Stage]: StageDeclaration<S> } = {
   embed: { needs: [], run: (deps, ref) => embedStage(deps, ref), runMany: (deps, refs) => embedStages(deps, refs) },
-  entities: { needs: [], run: (deps, ref) => extractEntitiesStage(deps, ref) },
-  facts: { needs: [], run: (deps, ref) => extractFactsStage(deps, ref) },
-  'contradiction-1': { needs: ['facts'], run: (deps, ref, inputs) => contradictionStage1(deps, ref, inputs.facts) },
-  'contradiction-2': { needs: ['contradiction-1'], run: (deps, ref, inputs) => contradictionStage2(deps, ref, inputs['contradiction-1']) },
+  entities: { needs: [], run: (deps, ref, _, { read }) => extractEntitiesStage(deps, ref, read) },
+  facts: { needs: [], run: (deps, ref, _, { read }) => extractFactsStage(deps, ref, read) },
+  'contradiction-1': { needs: ['facts'], run: (deps, ref, inputs, { read }) => contradictionStage1(deps, ref, inputs.facts, read) },
+  'contradiction-2': { needs: ['contradiction-1'], run: (deps, ref, inputs, { read }) => contradictionStage2(deps, ref, inputs['contradiction-1'], read) },
   commit: {
     needs: ['embed', 'entities', 'contradiction-2'],
     run: (deps, ref, inputs, { owner, turn }) => {
@@ -145,5 +150,10 @@ export function runStageForEach<S extends Stage>(
 ): Promise<PromiseSettledResult<StageOutputs[S]>[]> {
   const declaration = WRITE_FLOW[stage] as StageDeclaration<S>;
   if (declaration.runMany && declaration.needs.length === 0) return declaration.runMany(deps, refs);
-  return settledInTurn(refs.map((ref, i) => () => declaration.run(deps, ref, inputs[i], context)));
+  if (refs.length === 0) return Promise.resolve([]);
+  // One read of the chunk's memories instead of one per write (refs of a chunk share a workspace).
+  const read = deps.store.memories.getMany(refs[0].workspaceId, refs.map((r) => r.memoryId)).then((found) => new Map(found.map((m) => [m.id, m])));
+  return read.then((memories) =>
+    settledInTurn(refs.map((ref, i) => () => declaration.run(deps, ref, inputs[i], { ...context, read: memories.get(ref.memoryId) ?? null }))),
+  );
 }

@@ -127,8 +127,14 @@ export async function embedStages(deps: PipelineDeps, refs: WriteRef[]): Promise
 
 // ---------------------------------------------------------------- stage 1b: entities
 
-export async function extractEntitiesStage(deps: PipelineDeps, ref: WriteRef): Promise<EntitiesOutput> {
-  const memory = await loadCurrent(deps.store, ref);
+/**
+ * The write's memory at its version, or why the stage skips. `read` is the memory as a runner read it for several
+ * writes at once (null: not found); the stages before the commit may use it, since the commit checks again.
+ */
+const currentFor = (deps: PipelineDeps, ref: WriteRef, read?: MemoryRecord | null) => (read === undefined ? loadCurrent(deps.store, ref) : currentOf(read, ref));
+
+export async function extractEntitiesStage(deps: PipelineDeps, ref: WriteRef, read?: MemoryRecord | null): Promise<EntitiesOutput> {
+  const memory = await currentFor(deps, ref, read);
   if (isSkipped(memory)) return memory;
   const entities = await deps.entityExtractor.extractEntities({ content: memory.content, referenceTime: referenceTimeOf(memory) });
   return { skipped: false, entities };
@@ -136,8 +142,8 @@ export async function extractEntitiesStage(deps: PipelineDeps, ref: WriteRef): P
 
 // ---------------------------------------------------------------- stage 1c: facts
 
-export async function extractFactsStage(deps: PipelineDeps, ref: WriteRef): Promise<FactsOutput> {
-  const memory = await loadCurrent(deps.store, ref);
+export async function extractFactsStage(deps: PipelineDeps, ref: WriteRef, read?: MemoryRecord | null): Promise<FactsOutput> {
+  const memory = await currentFor(deps, ref, read);
   if (isSkipped(memory)) return memory;
   const referenceTime = referenceTimeOf(memory);
   const extracted = await deps.factExtractor.extractFacts({ content: memory.content, referenceTime });
@@ -157,9 +163,9 @@ export function factDraftOf(f: ExtractedFact, referenceTime: Date): FactDraft {
 
 // ---------------------------------------------------------------- stage 2: contradiction candidates
 
-export async function contradictionStage1(deps: PipelineDeps, ref: WriteRef, input: FactsOutput): Promise<Stage1Output> {
+export async function contradictionStage1(deps: PipelineDeps, ref: WriteRef, input: FactsOutput, read?: MemoryRecord | null): Promise<Stage1Output> {
   if (input.skipped) return input;
-  const memory = await loadCurrent(deps.store, ref);
+  const memory = await currentFor(deps, ref, read);
   if (isSkipped(memory)) return memory;
   const own = new Set(input.facts.map((_, i) => factIdOf(ref, i)));
   const candidates = await Promise.all(input.facts.map((fact) => findCandidates(deps, scopeOf(memory), fact, own)));
@@ -168,9 +174,9 @@ export async function contradictionStage1(deps: PipelineDeps, ref: WriteRef, inp
 
 // ---------------------------------------------------------------- stage 3: contradiction decision
 
-export async function contradictionStage2(deps: PipelineDeps, ref: WriteRef, input: Stage1Output): Promise<Stage2Output> {
+export async function contradictionStage2(deps: PipelineDeps, ref: WriteRef, input: Stage1Output, read?: MemoryRecord | null): Promise<Stage2Output> {
   if (input.skipped) return input;
-  const memory = await loadCurrent(deps.store, ref);
+  const memory = await currentFor(deps, ref, read);
   if (isSkipped(memory)) return memory;
   const decisions: DecisionDraft[] = [];
   for (let i = 0; i < input.facts.length; i++) decisions.push(await decide(deps.judge, input.facts[i], memory.seq, input.candidates[i]));
