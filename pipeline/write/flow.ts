@@ -149,7 +149,7 @@ export function runStageForEach<S extends Stage>(
   context: StageContext,
 ): Promise<PromiseSettledResult<StageOutputs[S]>[]> {
   const declaration = WRITE_FLOW[stage] as StageDeclaration<S>;
-  if (declaration.runMany && declaration.needs.length === 0) return declaration.runMany(deps, refs);
+  if (declaration.runMany) return declaration.runMany(deps, refs);
   if (refs.length === 0) return Promise.resolve([]);
   // One read of the chunk's memories instead of one per write (refs of a chunk share a workspace).
   const read = deps.store.memories.getMany(refs[0].workspaceId, refs.map((r) => r.memoryId)).then((found) => new Map(found.map((m) => [m.id, m])));

@@ -94,6 +94,22 @@ describe('BullMQ chunks', () => {
     expect((await server.api().get('/v1/facts?user_id=flaky&predicate=lives_in')).body.facts.map((f: any) => f.object)).toEqual(['Oslo']);
   });
 
+  it('a chunk whose commit fails for good ends each of its writes in error, and its batch completes', async () => {
+    const server = await start({ JOB_ATTEMPTS: '1' });
+    const memories = server.services.store.memories;
+    const original = memories.pendingBefore.bind(memories);
+    memories.pendingBefore = async (scope, seq, since) => {
+      if (scope.userId === 'doomed') throw new Error('the turn cannot be checked');
+      return original(scope, seq, since);
+    };
+    const batch = (await server.api().post('/v1/batch', { memories: ['I live in Turku.', 'I work at Kone.', 'I like rye.'].map((content) => ({ content, user_id: 'doomed' })) })).body;
+    const done = await completed(server, batch.id);
+    expect(done).toMatchObject({ received: 3, imported: 0, failed: 3 });
+    expect(done.errors.map((e: any) => e.message)).toEqual(Array(3).fill('the turn cannot be checked'));
+    const listed = (await server.api().get('/v1/memories?user_id=doomed')).body.memories;
+    expect(listed.map((m: any) => m.status)).toEqual(['error', 'error', 'error']);
+  });
+
   it('erasing a user whose chunk is still queued leaves none of its content or ids in Redis', async () => {
     const server = await start({}, { runWorkers: false });
     const secret = 'Quokka-Zanzibar-4417';

@@ -78,7 +78,8 @@ export const chunkOfJobId = (jobId: string) => /^(chunk-.+-v\d+)-[a-z0-9-]+$/.ex
 
 /**
  * Which chunk each queued write is in (a Redis hash, memory id → chunk id), so that an erasure finds the chunk
- * jobs holding an erased write. A chunk's entries go when its commit ends, or with its erasure.
+ * jobs holding an erased write. A chunk's entries go when its commit ends, or with its erasure; a chunk that
+ * failed for good keeps them, as its failed jobs are kept.
  */
 export class ChunkIndex {
   constructor(
