@@ -94,6 +94,32 @@ describe('embedded term statistics', () => {
       rmSync(folder, { recursive: true, force: true });
     }
   });
+
+  it('in a large index, give each term its document count within 1% of the documents, counted again once the index has changed more', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'engram-fts-frequencies-'));
+    const database = openDatabase(folder);
+    try {
+      const index = await EmbeddedVectorIndex.open(database);
+      const doc = (n: number, text: string) => ({ id: `mem_${n}`, workspaceId: 'ws_df', agentId: null, userId: 'u', runId: null, metadataTerms: [], vector: new Float32Array([1, 0, 0, 0]), text });
+      const add = (from: number, count: number, text: string) => index.upsert(Array.from({ length: count }, (_, i) => doc(from + i, text)));
+      const dogs = async () => (await index.termStatistics('ws_df', 'dogs')).frequencies.get('dog') ?? 0;
+      await add(0, 9_000, 'walks the dog');
+      await add(9_000, 1_000, 'feeds the cat');
+      expect(await dogs()).toBe(9_000);
+      // Within 1% of 10,000 documents the count may be the one taken before; it is never further off.
+      await add(10_000, 60, 'walks the dog');
+      expect(Math.abs((await dogs()) - 9_060)).toBeLessThanOrEqual(100);
+      await add(10_060, 100, 'walks the dog');
+      expect(await dogs()).toBe(9_160);
+      await index.remove('ws_df', Array.from({ length: 300 }, (_, i) => `mem_${i}`));
+      expect(await dogs()).toBe(8_860);
+      expect((await index.termStatistics('ws_df', 'cat')).frequencies.get('cat')).toBe(1_000);
+      await index.close();
+    } finally {
+      database.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('embedded keyword top k', () => {

@@ -18,6 +18,14 @@ const KEYWORD_PREFETCH_MIN = 200;
  */
 const PRUNE_TERMS_MIN_DOCUMENTS = 200_000;
 const COMMON_TERM_SHARE = 0.01;
+/**
+ * Counting the documents that hold a term reads its whole posting list (about 15 ms for a term in every document of a
+ * million), so from this many documents on a term's count is kept and reused while the index has grown or shrunk by
+ * at most FREQUENCY_STALE_SHARE since it was taken: an idf weight moves by a fraction of a percent meanwhile.
+ */
+const CACHE_FREQUENCIES_MIN_DOCUMENTS = 10_000;
+const FREQUENCY_STALE_SHARE = 0.01;
+const CACHED_FREQUENCIES_MAX = 50_000;
 const fromBlob = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 /**
  * A workspace with this many vectors moves from the exact scan to the graph (GraphPartition):
@@ -457,12 +465,39 @@ export class EmbeddedVectorIndex implements VectorIndex {
     return { documents: this.documentCount(), frequencies: this.documentFrequencies(keywordTerms(query).map(termStem)) };
   }
 
-  /** Documents of the whole index containing each stem. */
+  /** Document frequencies counted in a large index, with the index's size when each was counted. */
+  private readonly frequencies = new Map<string, { documents: number; counted: number }>();
+
+  /** Documents of the whole index containing each stem (in a large index, as counted within FREQUENCY_STALE_SHARE). */
   private documentFrequencies(stems: string[]): Map<string, number> {
     const unique = [...new Set(stems)];
+    const documents = this.documentCount();
+    if (documents < CACHE_FREQUENCIES_MIN_DOCUMENTS) return this.countDocuments(unique);
+    const tolerance = documents * FREQUENCY_STALE_SHARE;
+    const stale = unique.filter((stem) => {
+      const known = this.frequencies.get(stem);
+      return !known || Math.abs(known.counted - documents) > tolerance;
+    });
+    const counted = this.countDocuments(stale);
+    for (const stem of stale) {
+      this.frequencies.delete(stem);
+      this.frequencies.set(stem, { documents: counted.get(stem) ?? 0, counted: documents });
+    }
+    // Map iteration order is insertion order: the oldest counts go first.
+    for (const stem of this.frequencies.keys()) {
+      if (this.frequencies.size <= CACHED_FREQUENCIES_MAX) break;
+      this.frequencies.delete(stem);
+    }
+    return new Map(unique.flatMap((stem) => {
+      const n = this.frequencies.get(stem)?.documents ?? 0;
+      return n > 0 ? [[stem, n]] : [];
+    }));
+  }
+
+  private countDocuments(stems: string[]): Map<string, number> {
     const frequencies = new Map<string, number>();
-    if (unique.length) {
-      const rows = this.db.prepare(`SELECT term, doc FROM text_index_terms WHERE term IN (${unique.map(() => '?').join(',')})`).all(...unique) as { term: string; doc: number }[];
+    if (stems.length) {
+      const rows = this.db.prepare(`SELECT term, doc FROM text_index_terms WHERE term IN (${stems.map(() => '?').join(',')})`).all(...stems) as { term: string; doc: number }[];
       for (const r of rows) frequencies.set(r.term, r.doc);
     }
     return frequencies;
