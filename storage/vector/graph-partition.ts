@@ -1,5 +1,6 @@
 import usearch from 'usearch';
-import { matchesScope, RowsByUser, type RowMeta } from './partition.js';
+import type { RowMeta } from './partition.js';
+import { GraphRows } from './graph-rows.js';
 import { Int8Codes } from './int8-codes.js';
 import { compareHits, coversWholeWorkspace, type VectorFilter, type VectorHit } from './types.js';
 
@@ -34,13 +35,6 @@ interface GraphHeader {
   codes: { used: number; free: number[] };
 }
 
-interface GraphRow extends RowMeta {
-  /** The row's key in the graph (a new one for each version of the row). */
-  key: number;
-  /** Its slot in the int8 codes. */
-  slot: number;
-}
-
 /**
  * One large workspace's vectors as an HNSW graph of int8 codes (usearch), for workspaces
  * too large to scan exactly in time or to hold in float32 (a million 1,025-dimension rows
@@ -52,9 +46,7 @@ interface GraphRow extends RowMeta {
  */
 export class GraphPartition {
   private readonly graph: InstanceType<typeof usearch.Index>;
-  private readonly rows = new Map<string, GraphRow>();
-  private readonly idOfKey = new Map<number, string>();
-  private readonly byUser = new RowsByUser();
+  private readonly rows = new GraphRows();
   private readonly codes: Int8Codes;
   /** Rows put but not yet linked into the graph (linked in batches, and before any search). */
   private pending = new Map<number, Float32Array>();
@@ -84,37 +76,33 @@ export class GraphPartition {
   }
 
   has(id: string): boolean {
-    return this.rows.has(id);
+    return this.rows.slotOf(id) !== undefined;
   }
 
   put(meta: RowMeta, vector: Float32Array): void {
-    const existing = this.rows.get(meta.id);
-    if (existing) {
-      if (meta.rev !== undefined && existing.rev === meta.rev) return;
+    const existing = this.rows.slotOf(meta.id);
+    if (existing !== undefined) {
+      if (meta.rev !== undefined && this.rows.revOf(existing) === meta.rev) return;
       this.unlink(existing);
     }
     const key = this.nextKey++;
     const fit = fitted(vector, this.dimensions);
-    const row = { ...meta, key, slot: this.codes.add(fit) };
-    this.rows.set(meta.id, row);
-    this.idOfKey.set(key, meta.id);
-    this.byUser.add(meta);
+    this.rows.add(meta, key, this.codes.add(fit));
     this.pending.set(key, fit);
     if (this.pending.size >= ADD_BATCH) this.link();
   }
 
   delete(id: string): void {
-    const row = this.rows.get(id);
-    if (row) this.unlink(row);
+    const slot = this.rows.slotOf(id);
+    if (slot !== undefined) this.unlink(slot);
   }
 
-  private unlink(row: GraphRow): void {
-    this.rows.delete(row.id);
-    this.idOfKey.delete(row.key);
-    this.byUser.remove(row);
-    this.codes.remove(row.slot);
-    if (!this.pending.delete(row.key)) {
-      this.graph.remove(BigInt(row.key));
+  private unlink(slot: number): void {
+    const key = this.rows.keyOf(slot);
+    this.rows.remove(slot);
+    this.codes.remove(slot);
+    if (!this.pending.delete(key)) {
+      this.graph.remove(BigInt(key));
       this.removals++;
     }
   }
@@ -132,7 +120,10 @@ export class GraphPartition {
     const codes = this.codes.snapshot();
     write(files.codes, codes.parts);
     const header: GraphHeader = { dimensions: this.dimensions, nextKey: this.nextKey, codes: { used: codes.used, free: codes.free } };
-    const rows = [...this.rows.values()].map((r) => [r.id, r.key, r.slot, r.rev ?? null, r.agentId, r.userId, r.runId, r.terms]);
+    const rows = [...this.rows.slots()].map((slot) => {
+      const r = this.rows.meta(slot);
+      return [r.id, this.rows.keyOf(slot), slot, r.rev ?? null, r.agentId, r.userId, r.runId, r.terms];
+    });
     write(files.rows, [Buffer.from(JSON.stringify({ header, rows }))]);
   }
 
@@ -147,9 +138,7 @@ export class GraphPartition {
     partition.graph.load(files.graph);
     partition.nextKey = header.nextKey;
     for (const [id, key, slot, rev, agentId, userId, runId, terms] of rows) {
-      partition.rows.set(id, { id, key, slot, rev: rev ?? undefined, agentId, userId, runId, terms });
-      partition.idOfKey.set(key, id);
-      partition.byUser.add({ id, userId });
+      partition.rows.add({ id, rev: rev ?? undefined, agentId, userId, runId, terms }, key, slot);
     }
     if (partition.graph.size() !== partition.rows.size) throw new Error(`graph snapshot: ${partition.graph.size()} nodes for ${partition.rows.size} rows`);
     return partition;
@@ -173,42 +162,31 @@ export class GraphPartition {
     this.link();
     const q = fitted(query, this.dimensions);
     if (coversWholeWorkspace(filter)) return this.rescore(q, this.candidates(q, Math.max(k * OVERSAMPLE, MIN_CANDIDATES)), k);
-    const matching = this.matching(filter);
+    const matching = this.rows.matching(filter);
     if (matching.length <= EXACT_FILTERED_MAX) return this.rescore(q, matching, k);
     // Many matching rows: take the graph's candidates, widening until k of them match.
     const allowed = new Set(matching);
     for (let wanted = Math.max(k * OVERSAMPLE, MIN_CANDIDATES) * 8; ; wanted *= 4) {
-      const ids = this.candidates(q, wanted).filter((id) => allowed.has(id));
-      if (ids.length >= k || wanted >= this.rows.size) return this.rescore(q, ids, k);
+      const slots = this.candidates(q, wanted).filter((slot) => allowed.has(slot));
+      if (slots.length >= k || wanted >= this.rows.size) return this.rescore(q, slots, k);
     }
   }
 
-  private candidates(query: Float32Array, wanted: number): string[] {
+  /** The slots of the graph's nearest rows. */
+  private candidates(query: Float32Array, wanted: number): number[] {
     const found = this.graph.search(query, Math.min(wanted, this.rows.size), 1);
-    const ids: string[] = [];
+    const slots: number[] = [];
     for (const key of found.keys) {
-      const id = this.idOfKey.get(Number(key));
-      if (id !== undefined) ids.push(id);
+      const slot = this.rows.slotOfKeyed(Number(key));
+      if (slot !== undefined) slots.push(slot);
     }
-    return ids;
+    return slots;
   }
 
-  private matching(filter: VectorFilter): string[] {
-    const ids: string[] = [];
-    if (filter.userId !== undefined) {
-      for (const id of this.byUser.of(filter.userId)) if (matchesScope(this.rows.get(id)!, filter)) ids.push(id);
-    } else {
-      for (const row of this.rows.values()) if (matchesScope(row, filter)) ids.push(row.id);
-    }
-    return ids;
-  }
-
-  /** The best k of `ids` by their exact float scores. */
-  private rescore(query: Float32Array, ids: string[], k: number): VectorHit[] {
-    if (ids.length === 0) return [];
-    const slots = ids.map((id) => this.rows.get(id)!.slot);
-    const idOfSlot = new Map(slots.map((slot, i) => [slot, ids[i]]));
-    const floats = this.floatsOf(this.codes.shortlist(query, slots, k).map((slot) => idOfSlot.get(slot)!));
+  /** The best k of the rows at `slots` by their exact float scores. */
+  private rescore(query: Float32Array, slots: number[], k: number): VectorHit[] {
+    if (slots.length === 0) return [];
+    const floats = this.floatsOf(this.codes.shortlist(query, slots, k).map((slot) => this.rows.idOf(slot)));
     const hits: VectorHit[] = [];
     for (const [id, vector] of floats) {
       let score = 0;
