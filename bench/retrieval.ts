@@ -3,6 +3,7 @@
  * (1k per user) and measures search and context latency over real HTTP.
  *   npx tsx bench/retrieval.ts [sizes…]      e.g. npx tsx bench/retrieval.ts 1000 10000
  *   npx tsx bench/retrieval.ts --production 100000
+ *   npx tsx bench/retrieval.ts --keep DIR 1000000   (embedded: loads into DIR once, later runs read what it holds)
  * Prints one JSON object on stdout. Memories are written straight into the
  * store and vector index (the write pipeline has its own benchmarks); reads go
  * through the full HTTP stack with keep-alive, one request at a time. Each memory
@@ -38,7 +39,10 @@ const PER_USER = 1_000;
 const QUERIES = 300;
 const CACHE_DIR = join(tmpdir(), 'engram-test-cache');
 const production = process.argv.includes('--production');
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const keepAt = process.argv.indexOf('--keep');
+/** A data folder kept between runs, so that read-path changes are measured at a million without loading it again. */
+const keepDir = keepAt > 0 ? process.argv[keepAt + 1] : undefined;
+const sizes = process.argv.slice(2).filter((arg, i, args) => args[i - 1] !== '--keep').map(Number).filter((n) => n > 0);
 if (sizes.length === 0) sizes.push(1_000, 10_000, 100_000);
 
 const FILLERS = ['Lisbon', 'Kraków', 'Osaka', 'Denver', 'Nairobi', 'Tromsø', 'Quito', 'Hanoi', 'Adelaide', 'Porto'];
@@ -100,12 +104,13 @@ const contentOf = (i: number) => `${templates[i % templates.length].content} (${
 
 async function measure(n: number) {
   // productionEnv brings its own (unused) data folder, database, index and queue prefix.
-  const backends = production ? productionEnv('bench-retrieval') : { DATA_DIR: mkdtempSync(join(tmpdir(), 'engram-bench-')) };
+  const backends = production ? productionEnv('bench-retrieval') : { DATA_DIR: keepDir ? join(keepDir, String(n)) : mkdtempSync(join(tmpdir(), 'engram-bench-')) };
   const dataDir = backends.DATA_DIR;
   const config = loadConfig({ ...backends, PORT: '0', HOST: '127.0.0.1', CACHE_DIR, LOG_LEVEL: 'silent', RATE_LIMIT_PER_SECOND: '1000000' });
   let server = await startServer(config, { logger: createLogger('silent') });
   try {
     const { store, vectors, pipeline } = server.services;
+    const loaded = keepDir !== undefined && (await store.workspaces.getBySlug('bench')) !== null;
     const created = await createKey(store, { workspace: 'bench', plan: 'scale' });
     const ws = (await store.workspaces.getBySlug('bench'))!.id;
     const users = Math.max(1, Math.ceil(n / PER_USER));
@@ -123,7 +128,7 @@ async function measure(n: number) {
     const vectorOf = new Map<string, Float32Array>();
     const lexical = await createEmbedder({ ...config, EMBEDDER: 'glove' });
     const now = new Date().toISOString();
-    for (let offset = 0; offset < n; offset += 1_000) {
+    for (let offset = 0; offset < (loaded ? 0 : n); offset += 1_000) {
       const chunk: MemoryRecord[] = [];
       for (let i = offset; i < Math.min(n, offset + 1_000); i++) {
         chunk.push({
@@ -221,6 +226,7 @@ async function measure(n: number) {
       memories: n,
       users,
       loadSeconds: seconds(loadMs),
+      ...(loaded ? { loadedBefore: true } : {}),
       loadPhaseSeconds: Object.fromEntries(Object.entries(phases).map(([name, ms]) => [name, seconds(ms)])),
       rssMegabytes,
       workspaceSearch: graph ? { index: 'graph', recallAt10 } : { index: 'exact' },
@@ -230,7 +236,7 @@ async function measure(n: number) {
   } finally {
     await server.close();
     if (production) await dropProductionData(backends);
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!keepDir) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
