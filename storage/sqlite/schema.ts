@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { textScopeWord } from './text-scope.js';
 
 /** Ordered migrations; PRAGMA user_version records how many have run. Never edit a shipped one. */
 const migrations: string[] = [
@@ -94,6 +95,19 @@ const migrations: string[] = [
   `
   CREATE TABLE inbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, writes TEXT NOT NULL, expanded INTEGER NOT NULL DEFAULT 0);
   `,
+  // The keyword index gains a `scope` column (textScopeWord: the user scope as a word), rebuilt from the memories.
+  `
+  DROP TABLE text_index_terms;
+  DROP TABLE text_index;
+  CREATE VIRTUAL TABLE text_index USING fts5(
+    content, scope, content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2');
+  INSERT INTO text_index (text_index, rank) VALUES ('secure-delete', 1);
+  CREATE VIRTUAL TABLE text_index_terms USING fts5vocab(text_index, 'row');
+  DELETE FROM text_docs WHERE NOT EXISTS (SELECT 1 FROM memories m WHERE m.id = text_docs.id AND m.workspace_id = text_docs.workspace_id);
+  INSERT INTO text_index (rowid, content, scope)
+    SELECT d.rowid, m.content, text_scope_word(d.workspace_id, d.user_id)
+    FROM text_docs d JOIN memories m ON m.id = d.id AND m.workspace_id = d.workspace_id ORDER BY d.rowid;
+  `,
 ];
 
 /** The schema version this code migrates to (PRAGMA user_version of an up-to-date database). */
@@ -119,9 +133,11 @@ const hotPathIndexes = `
   CREATE INDEX IF NOT EXISTS vectors_ws_rev ON vectors (workspace_id, rev);
 `;
 
-export function migrate(db: Database.Database): void {
+/** Runs the migrations not yet run (`upTo`: only as far as that version, to build an older database in a test). */
+export function migrate(db: Database.Database, upTo = migrations.length): void {
   const version = () => db.pragma('user_version', { simple: true }) as number;
-  for (let i = version(); i < migrations.length; i++) {
+  db.function('text_scope_word', { deterministic: true }, (workspaceId: unknown, userId: unknown) => textScopeWord(String(workspaceId), userId === null ? null : String(userId)));
+  for (let i = version(); i < upTo; i++) {
     // Re-read inside the write lock: another process may have migrated meanwhile.
     db.transaction(() => {
       if (version() > i) return;

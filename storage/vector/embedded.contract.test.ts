@@ -8,6 +8,7 @@ import { openDatabase } from '../sqlite/store.js';
 import { EmbeddedVectorIndex } from './embedded.js';
 import { GraphPartition } from './graph-partition.js';
 import { GraphSnapshots } from './graph-snapshots.js';
+import { textScopeWord } from '../sqlite/text-scope.js';
 
 let dir: string | null = null;
 let db: Database.Database | null = null;
@@ -358,8 +359,8 @@ describe('embedded keyword index writes', () => {
       const index = await EmbeddedVectorIndex.open(database);
       const v = new Float32Array([1, 0, 0, 0]);
       await index.upsert(texts.map((text, i) => ({ id: `mem_${i}`, workspaceId: 'ws_fts', agentId: null, userId: 'u', runId: null, metadataTerms: [], vector: v, text })));
-      const insert = baseline.prepare('INSERT INTO text_index (rowid, content) VALUES (?, ?)');
-      baseline.transaction(() => texts.forEach((text, i) => insert.run(i + 1, text)))();
+      const insert = baseline.prepare("INSERT INTO text_index (rowid, content, scope) VALUES (?, ?, ?)");
+      baseline.transaction(() => texts.forEach((text, i) => insert.run(i + 1, text, textScopeWord('ws_fts', 'u'))))();
       const dataRows = (db: Database.Database) => (db.prepare('SELECT count(*) AS n FROM text_index_data').get() as { n: number }).n;
       expect(dataRows(database)).toBe(dataRows(baseline));
       await index.close();

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { VectorPartition, type RowMeta } from './partition.js';
 import { dirname, join } from 'node:path';
 import { GraphPartition } from './graph-partition.js';
+import { textScopeWord } from '../sqlite/text-scope.js';
 import { GraphSnapshots } from './graph-snapshots.js';
 import { prepareDotKernel, type DotKernel } from './simd-kernel.js';
 import { keywordTerms, termStem } from './keywords.js';
@@ -340,7 +341,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
     const { lastInsertRowid } = this.db
       .prepare('INSERT INTO text_docs (id, workspace_id, agent_id, user_id, run_id, meta_terms) VALUES (?,?,?,?,?,?)')
       .run(d.id, d.workspaceId, d.agentId, d.userId, d.runId, JSON.stringify(d.metadataTerms));
-    this.db.prepare('INSERT INTO text_index (rowid, content) VALUES (?, ?)').run(lastInsertRowid, d.text);
+    this.db.prepare('INSERT INTO text_index (rowid, content, scope) VALUES (?, ?, ?)').run(lastInsertRowid, d.text, textScopeWord(d.workspaceId, d.userId));
   }
 
   private unindexText(workspaceId: string, id: string): void {
@@ -415,8 +416,10 @@ export class EmbeddedVectorIndex implements VectorIndex {
   async searchText(query: string, filter: VectorFilter, k: number): Promise<VectorHit[]> {
     const terms = this.withoutCommonTerms(keywordTerms(query));
     if (terms.length === 0 || k <= 0) return [];
-    const match = terms.map((t) => `"${t}"`).join(' OR ');
-    return (coversWholeWorkspace(filter) && this.bestMatchesOfWorkspace(match, filter.workspaceId, k)) || this.bestMatchesInScope(match, filter, k);
+    const match = `{content} : (${terms.map((t) => `"${t}"`).join(' OR ')})`;
+    if (coversWholeWorkspace(filter)) return this.bestMatchesOfWorkspace(match, filter.workspaceId, k) ?? this.bestMatchesInScope(match, filter, k);
+    // One user's documents only: FTS5 intersects the words' matches with the user's scope word before scoring.
+    return this.bestMatchesInScope(filter.userId === undefined ? match : `${match} AND {scope} : "${textScopeWord(filter.workspaceId, filter.userId)}"`, filter, k);
   }
 
   /**
@@ -428,7 +431,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
   private bestMatchesOfWorkspace(match: string, workspaceId: string, k: number): VectorHit[] | undefined {
     const prefetch = Math.max(KEYWORD_PREFETCH_MIN, k * KEYWORD_PREFETCH_FACTOR);
     const ranked = this.db
-      .prepare('SELECT rowid, -bm25(text_index) AS score FROM text_index WHERE text_index MATCH ? ORDER BY score DESC, rowid LIMIT ?')
+      .prepare('SELECT rowid, -bm25(text_index, 1, 0) AS score FROM text_index WHERE text_index MATCH ? ORDER BY score DESC, rowid LIMIT ?')
       .all(match, prefetch) as { rowid: number; score: number }[];
     if (ranked.length === 0) return [];
     const ids = new Map(
@@ -453,7 +456,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
     const required = filter.metadataTerms ?? [];
     const rows = this.db
       .prepare(
-        `SELECT d.id AS id, d.meta_terms AS terms, -bm25(text_index) AS score FROM text_index JOIN text_docs d ON d.rowid = text_index.rowid
+        `SELECT d.id AS id, d.meta_terms AS terms, -bm25(text_index, 1, 0) AS score FROM text_index JOIN text_docs d ON d.rowid = text_index.rowid
          WHERE ${parts.join(' AND ')} ORDER BY score DESC, d.rowid ${required.length ? '' : 'LIMIT ?'}`,
       )
       .all(...params, ...(required.length ? [] : [k])) as { id: string; terms: string; score: number }[];
