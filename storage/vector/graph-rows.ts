@@ -53,7 +53,7 @@ function grown<T extends Int32Array | Float64Array>(array: T, size: number, make
 
 /**
  * The rows of a graph partition, by slot (the row's place in its int8 codes), in typed arrays rather than an object
- * per row: a million rows' ids, scopes and keys take about a third of the memory that objects and maps of them did.
+ * per row: a million rows' ids, scopes and keys take about half the heap that objects and maps of them did.
  * A row's key is its node in the graph, a new one for each version of the row.
  */
 export class GraphRows {
