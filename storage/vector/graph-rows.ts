@@ -2,6 +2,8 @@ import type { RowMeta } from './partition.js';
 import type { VectorFilter } from './types.js';
 
 const NONE = -1;
+/** The number of a scope id that no row has. */
+const ABSENT = -2;
 
 /**
  * Scope ids (agents, users, runs) held once each, by number, and let go when no row uses them any more, so that an
@@ -152,12 +154,11 @@ export class GraphRows {
 
   /** The slots of the rows in the filter's agent, user, run and metadata scope (the workspace is the partition's). */
   matching(filter: VectorFilter): number[] {
-    const number = (name: string | null | undefined) => (name === undefined ? undefined : this.names.find(name));
+    // Undefined: any. A scope id no row has gets a number no row holds, so it matches nothing.
+    const number = (name: string | null | undefined) => (name === undefined ? undefined : (this.names.find(name) ?? ABSENT));
     const agent = number(filter.agentId);
     const user = number(filter.userId);
     const run = number(filter.runId);
-    // A scope id no row has matches nothing.
-    if ([filter.agentId, filter.userId, filter.runId].some((name, i) => name !== undefined && [agent, user, run][i] === undefined)) return [];
     const required = filter.metadataTerms ?? [];
     const candidates = user !== undefined ? (this.byUser.get(user) ?? []) : this.slots();
     const out: number[] = [];
