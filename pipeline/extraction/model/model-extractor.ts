@@ -1,4 +1,5 @@
-import type { ExtractedFact, ExtractionInput, FactExtractor } from '../../types.js';
+import type { ExtractedFact, ExtractionInput } from '../../types.js';
+import type { TracedFact, TracingFactExtractor } from '../rules/fact-extractor.js';
 import { decodeFacts } from './decode.js';
 import { WordTagger } from './tagger.js';
 
@@ -15,7 +16,7 @@ export interface ModelFactExtractorOptions {
  * another message in the same call could change the numbers, and a write's facts must not depend on what
  * else was being written (retries and re-runs give the same facts).
  */
-export class ModelFactExtractor implements FactExtractor {
+export class ModelFactExtractor implements TracingFactExtractor {
   private tagger?: Promise<WordTagger>;
 
   constructor(private readonly options: ModelFactExtractorOptions = {}) {}
@@ -32,5 +33,9 @@ export class ModelFactExtractor implements FactExtractor {
   async extractFacts(input: ExtractionInput): Promise<ExtractedFact[]> {
     const tagged = await (await this.ready()).tag(input.content);
     return decodeFacts(tagged, input.content, input.referenceTime);
+  }
+
+  async traceFacts(input: ExtractionInput): Promise<TracedFact[]> {
+    return (await this.extractFacts(input)).map((fact) => ({ fact, pass: 'model' }));
   }
 }

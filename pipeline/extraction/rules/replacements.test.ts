@@ -14,14 +14,3 @@ describe('a thing moved from one provider to another', () => {
     expect(described('We have a mortgage with Skipton')).toContain('user has_loan Skipton mortgage');
   });
 });
-
-describe('"instead of"', () => {
-  it('denies the value it replaces, under the same relation', () => {
-    expect(described('I cycle to work instead of driving now')).not.toContain('user NOT drives driving');
-    expect(described('We moved to Galway instead of Limerick')).toEqual(['user lives_in Galway', 'user NOT lives_in Limerick']);
-    expect(described('I drink decaf instead of coffee now')).toEqual(['user drinks decaf', 'user NOT drinks coffee']);
-  });
-  it('leaves comparisons of taste alone', () => {
-    expect(described('I prefer the train rather than the plane').some((f) => f.includes('NOT'))).toBe(false);
-  });
-});

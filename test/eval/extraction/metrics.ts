@@ -35,6 +35,8 @@ export interface EvalReport {
   perFamily: Record<PredicateFamily, Score>;
   /** Per record tag (corpus records only): a statement's facts count under each of its tags. */
   perTag: Record<string, Score>;
+  /** Per extractor pass (when the extractor says which gave each fact): facts that matched a label, and facts that did not. */
+  perPass: Record<string, { hits: number; errors: number }>;
   /** Statements labelled with no facts that produced none. */
   noFact: { correct: number; total: number };
   attributes: { tense: { correct: number; total: number }; validFrom: { correct: number; total: number } };
@@ -66,10 +68,16 @@ function score(tp: number, fp: number, fn: number): Score {
 export async function evaluateExtractor(
   statements: LabelledStatement[],
   extract: (input: ExtractionInput) => ExtractedFact[] | Promise<ExtractedFact[]>,
+  passOf?: (fact: ExtractedFact) => string | undefined,
 ): Promise<EvalReport> {
+  const perPass: Record<string, { hits: number; errors: number }> = {};
+  const countPass = (fact: ExtractedFact, outcome: 'hits' | 'errors') => {
+    const pass = passOf?.(fact);
+    if (pass !== undefined) (perPass[pass] ??= { hits: 0, errors: 0 })[outcome]++;
+  };
   const counts = Object.fromEntries(PREDICATE_FAMILIES.map((f) => [f, { tp: 0, fp: 0, fn: 0 }])) as Record<PredicateFamily, { tp: number; fp: number; fn: number }>;
   const tagCounts: Record<string, { tp: number; fp: number; fn: number }> = {};
-  const report: Omit<EvalReport, 'overall' | 'perFamily' | 'perTag'> = {
+  const report: Omit<EvalReport, 'overall' | 'perFamily' | 'perTag' | 'perPass'> = {
     statements: statements.length,
     noFact: { correct: 0, total: 0 },
     attributes: { tense: { correct: 0, total: 0 }, validFrom: { correct: 0, total: 0 } },
@@ -96,6 +104,7 @@ export async function evaluateExtractor(
         continue;
       }
       const [found] = unmatched.splice(index, 1);
+      countPass(found, 'hits');
       counts[family].tp++;
       local.tp++;
       if (expected.tense) {
@@ -111,6 +120,7 @@ export async function evaluateExtractor(
       }
     }
     for (const extra of unmatched) {
+      countPass(extra, 'errors');
       counts[familyOf(extra.predicate)].fp++;
       local.fp++;
       report.spurious.push({ content: statement.content, fact: describeFact(extra) });
@@ -126,5 +136,5 @@ export async function evaluateExtractor(
   const perFamily = Object.fromEntries(PREDICATE_FAMILIES.map((f) => [f, score(counts[f].tp, counts[f].fp, counts[f].fn)])) as Record<PredicateFamily, Score>;
   const total = Object.values(counts).reduce((acc, c) => ({ tp: acc.tp + c.tp, fp: acc.fp + c.fp, fn: acc.fn + c.fn }), { tp: 0, fp: 0, fn: 0 });
   const perTag = Object.fromEntries(Object.entries(tagCounts).sort(([a], [b]) => a.localeCompare(b)).map(([tag, c]) => [tag, score(c.tp, c.fp, c.fn)]));
-  return { ...report, overall: score(total.tp, total.fp, total.fn), perFamily, perTag };
+  return { ...report, overall: score(total.tp, total.fp, total.fn), perFamily, perTag, perPass };
 }

@@ -14,7 +14,7 @@ console.log('| part | extractor | statements | precision | recall | F1 | fact-fr
 console.log('|---|---|---|---|---|---|---|---|');
 for (const part of parts) {
   for (const extractor of extractors) {
-    const result = await runEvaluation(part, false, extractor);
+    const result = await runEvaluation(part, { extractor });
     const { statements, scenarios } = result.corpus;
     if (!statements || !scenarios) continue;
     const o = statements.overall;

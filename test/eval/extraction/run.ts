@@ -7,6 +7,8 @@
  *   npx tsx test/eval/extraction/run.ts --part dev --details # plus missed/spurious facts and failed scenarios
  *   ... --extractor model                                      # EXTRACTOR=model; model-only: the network alone (default: rules)
  *   ... --judge model                                          # JUDGE=model: the rules and the change classifier (default: rules)
+ *   ... --passes                                               # plus each rule pass's (and the network's) hits and errors
+ *   ... --without-pass clauses,homes                           # the extractor without these rule passes (rules/passes.ts)
  * Also reports the older in-repo sets (labelled.ts, holdout.ts, scenarios.ts) under "legacy".
  */
 import { resolve } from 'node:path';
@@ -15,8 +17,9 @@ import { RuleContradictionJudge } from '../../../pipeline/contradiction/rule-jud
 import { ModelContradictionJudge } from '../../../pipeline/contradiction/model-judge.js';
 import { HybridFactExtractor } from '../../../pipeline/extraction/model/hybrid-extractor.js';
 import { ModelFactExtractor } from '../../../pipeline/extraction/model/model-extractor.js';
-import { RuleFactExtractor } from '../../../pipeline/extraction/rules/fact-extractor.js';
-import type { ContradictionJudge, FactExtractor } from '../../../pipeline/types.js';
+import { RuleFactExtractor, type RuleOptions, type TracingFactExtractor } from '../../../pipeline/extraction/rules/fact-extractor.js';
+import { RULE_PASS_NAMES } from '../../../pipeline/extraction/rules/passes.js';
+import type { ContradictionJudge, ExtractedFact, ExtractionInput } from '../../../pipeline/types.js';
 import { loadCorpus, type CorpusPart } from './corpus.js';
 import { holdoutStatements } from './holdout.js';
 import { labelledStatements } from './labelled.js';
@@ -24,7 +27,7 @@ import { evaluateExtractor, type EvalReport } from './metrics.js';
 import { scenarios as legacyScenarios, type Scenario } from './scenarios.js';
 import { runScenarios } from './simulate.js';
 
-function summary(report: EvalReport, details: boolean) {
+function summary(report: EvalReport, details: boolean, passes = false) {
   const pick = (s: EvalReport['overall']) => ({ precision: s.precision, recall: s.recall, tp: s.tp, fp: s.fp, fn: s.fn });
   return {
     statements: report.statements,
@@ -33,19 +36,20 @@ function summary(report: EvalReport, details: boolean) {
     ...(Object.keys(report.perTag).length > 0 ? { perTag: Object.fromEntries(Object.entries(report.perTag).map(([k, s]) => [k, pick(s)])) } : {}),
     noFactStatementsWithoutFacts: report.noFact,
     attributeAccuracy: report.attributes,
+    ...(passes ? { perPass: report.perPass } : {}),
     ...(details ? { missed: report.missed, spurious: report.spurious, attributeErrors: report.attributeErrors } : {}),
   };
 }
 
 /** `model` is what EXTRACTOR=model runs (the trained extractor plus the rule facts it did not give); `model-only` the network alone. */
 export type ExtractorName = 'rules' | 'model' | 'model-only';
-const extractorOf = (name: ExtractorName): FactExtractor =>
-  name === 'model-only' ? new ModelFactExtractor() : name === 'model' ? new HybridFactExtractor() : new RuleFactExtractor();
+const extractorOf = (name: ExtractorName, rules?: RuleOptions): TracingFactExtractor =>
+  name === 'model-only' ? new ModelFactExtractor() : name === 'model' ? new HybridFactExtractor({ rules }) : new RuleFactExtractor(rules);
 
 export type JudgeName = 'rules' | 'model';
 const judgeOf = (name: JudgeName): ContradictionJudge => (name === 'model' ? new ModelContradictionJudge() : new RuleContradictionJudge());
 
-async function scenarioSummary(scenarios: Scenario[], details: boolean, extractor: FactExtractor, judge: ContradictionJudge) {
+async function scenarioSummary(scenarios: Scenario[], details: boolean, extractor: TracingFactExtractor, judge: ContradictionJudge) {
   const run = await runScenarios(scenarios, { extractor, judge });
   const failed = run.results.filter((r) => !r.passed);
   return {
@@ -56,13 +60,32 @@ async function scenarioSummary(scenarios: Scenario[], details: boolean, extracto
   };
 }
 
-export async function runEvaluation(part: CorpusPart, details = false, extractorName: ExtractorName = 'rules', judgeName: JudgeName = 'rules') {
+export interface EvaluationOptions {
+  details?: boolean;
+  extractor?: ExtractorName;
+  judge?: JudgeName;
+  /** Report each rule pass's hits and errors. */
+  passes?: boolean;
+  /** Rule passes left out. */
+  withoutPasses?: string[];
+}
+
+export async function runEvaluation(part: CorpusPart, options: EvaluationOptions = {}) {
+  const { details = false, extractor: extractorName = 'rules', judge: judgeName = 'rules', passes = false, withoutPasses = [] } = options;
   const corpus = loadCorpus(part);
-  const extractor = extractorOf(extractorName);
+  const extractor = extractorOf(extractorName, withoutPasses.length > 0 ? { skip: new Set(withoutPasses) } : undefined);
   const judge = judgeOf(judgeName);
-  const extract = (input: Parameters<FactExtractor['extractFacts']>[0]) => extractor.extractFacts(input);
+  const passOf = new WeakMap<ExtractedFact, string>();
+  const extract = async (input: ExtractionInput) => {
+    const traced = await extractor.traceFacts(input);
+    for (const { fact, pass } of traced) passOf.set(fact, pass);
+    return traced.map((t) => t.fact);
+  };
+  const evaluate = async (statements: Parameters<typeof evaluateExtractor>[0]) =>
+    summary(await evaluateExtractor(statements, extract, (fact) => passOf.get(fact)), details, passes);
   return {
     extractor: extractorName,
+    ...(withoutPasses.length > 0 ? { withoutPasses } : {}),
     judge: judgeName,
     matchingRule: 'subjectKey, predicate, normalizeObject(object) equal to any labelled alternative, and negated equal; one-to-one per statement',
     part,
@@ -71,13 +94,13 @@ export async function runEvaluation(part: CorpusPart, details = false, extractor
           files: corpus.files,
           invalidRecords: corpus.invalid,
           locomoLabelsSkipped: corpus.skipped,
-          statements: summary(await evaluateExtractor(corpus.statements, extract), details),
+          statements: await evaluate(corpus.statements),
           scenarios: await scenarioSummary(corpus.scenarios, details, extractor, judge),
         }
       : { files: [], message: `no JSONL files in test/eval/extraction/corpus/${part}` },
     legacy: {
-      labelled: summary(await evaluateExtractor(labelledStatements, extract), details),
-      holdout: summary(await evaluateExtractor(holdoutStatements, extract), details),
+      labelled: await evaluate(labelledStatements),
+      holdout: await evaluate(holdoutStatements),
       scenarios: await scenarioSummary(legacyScenarios, details, extractor, judge),
     },
   };
@@ -91,11 +114,15 @@ if (isMain) {
   const extractorName = (e >= 0 ? process.argv[e + 1] : 'rules') as ExtractorName;
   const j = process.argv.indexOf('--judge');
   const judgeName = (j >= 0 ? process.argv[j + 1] : 'rules') as JudgeName;
-  if (!['dev', 'test', 'test2', 'held-back'].includes(part) || !['rules', 'model', 'model-only'].includes(extractorName) || !['rules', 'model'].includes(judgeName)) {
-    console.error('usage: run.ts --part dev|test|test2|held-back [--extractor rules|model|model-only] [--judge rules|model] [--details]');
+  const w = process.argv.indexOf('--without-pass');
+  const withoutPasses = w >= 0 ? (process.argv[w + 1] ?? '').split(',').filter(Boolean) : [];
+  const unknownPass = withoutPasses.find((name) => !RULE_PASS_NAMES.includes(name));
+  if (!['dev', 'test', 'test2', 'held-back'].includes(part) || !['rules', 'model', 'model-only'].includes(extractorName) || !['rules', 'model'].includes(judgeName) || unknownPass !== undefined) {
+    console.error('usage: run.ts --part dev|test|test2|held-back [--extractor rules|model|model-only] [--judge rules|model] [--details] [--passes] [--without-pass NAME,…]');
+    console.error(`rule passes: ${RULE_PASS_NAMES.join(', ')}`);
     process.exit(2);
   }
-  runEvaluation(part, process.argv.includes('--details'), extractorName, judgeName)
+  runEvaluation(part, { details: process.argv.includes('--details'), extractor: extractorName, judge: judgeName, passes: process.argv.includes('--passes'), withoutPasses })
     .then((result) => console.log(JSON.stringify(result, null, 2)))
     .catch((error) => {
       console.error(error);
