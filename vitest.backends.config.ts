@@ -7,8 +7,8 @@ import { defineConfig } from 'vitest/config';
  *   and the published Python SDK with every test server in production mode (ENGRAM_TEST_MODE=production:
  *   test/support/server.ts gives each server its own MongoDB database, Elasticsearch index and queue prefix,
  *   and runs its pipeline in an `npm run worker` process), the embedded/production parity test and the
- *   two-APIs-two-workers end-to-end file. Two files at a time, each on its own data: the end-to-end file's
- *   500-item batch keeps FerretDB busy on one core for minutes while the other files use the other.
+ *   two-APIs-two-workers end-to-end file. Three files at a time, each on its own data: the end-to-end file's
+ *   500-item batch keeps FerretDB busy for minutes while two lanes take the other files.
  * - "faults" (after them, one file at a time: they time outages and shutdowns): test/backends/faults/, Redis and
  *   MongoDB servers of their own killed and restarted, SIGTERM to API and worker processes, the embedded mode
  *   on a full disk.
@@ -49,7 +49,7 @@ export default defineConfig({
             // Starts no server (pure request-schema properties): the same in both modes, run by `npm test`.
             'api/validation.property.test.ts',
           ],
-          maxWorkers: 2,
+          maxWorkers: 3,
           sequence: { groupOrder: 0 },
         },
       },
