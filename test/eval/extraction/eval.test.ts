@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RuleContradictionJudge } from '../../../pipeline/contradiction/rule-judge.js';
 import { HybridFactExtractor } from '../../../pipeline/extraction/model/hybrid-extractor.js';
 import { RuleFactExtractor, extractFactsWithRules } from '../../../pipeline/extraction/rules/fact-extractor.js';
+import { RULE_PASS_NAMES } from '../../../pipeline/extraction/rules/passes.js';
 import { PREDICATE_FAMILIES, type ExtractionInput } from '../../../pipeline/types.js';
 import { familyOf } from '../../../pipeline/extraction/taxonomy.js';
 import { holdoutStatements } from './holdout.js';
@@ -66,6 +67,26 @@ describe('labelled extraction set', () => {
     const report = await evaluateExtractor(holdoutStatements, extractFactsWithRules);
     expect(report.overall.precision, JSON.stringify(report.spurious)).toBeGreaterThanOrEqual(0.9);
     expect(report.overall.recall, JSON.stringify(report.missed)).toBeGreaterThanOrEqual(0.75);
+  });
+});
+
+describe('what each pass gives', () => {
+  it('attributes every fact of the default extractor to a rule pass or the network, and the counts add up', async () => {
+    const passOf = new WeakMap<object, string>();
+    const report = await evaluateExtractor(
+      labelledStatements,
+      async (input) => {
+        const traced = await defaultExtractor.traceFacts(input);
+        for (const { fact, pass } of traced) passOf.set(fact, pass);
+        return traced.map((t) => t.fact);
+      },
+      (fact) => passOf.get(fact),
+    );
+    const passes = Object.entries(report.perPass);
+    expect(passes.map(([name]) => name)).toEqual(expect.arrayContaining(['clauses', 'model']));
+    for (const [name] of passes) expect([...RULE_PASS_NAMES, 'model']).toContain(name);
+    expect(passes.reduce((n, [, c]) => n + c.hits, 0)).toBe(report.overall.tp);
+    expect(passes.reduce((n, [, c]) => n + c.errors, 0)).toBe(report.overall.fp);
   });
 });
 
