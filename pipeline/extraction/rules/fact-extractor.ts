@@ -62,10 +62,6 @@ export function traceFactsWithRules(input: ExtractionInput, options: RuleOptions
   let facts: ExtractedFact[] = [];
   const passOf = new Map<ExtractedFact, string>();
   let pass = '';
-  const keep = (fact: ExtractedFact) => {
-    facts.push(fact);
-    passOf.set(fact, pass);
-  };
   const seen = new Set<string>();
   let lastPerson: SubjectRef | undefined;
   const rewrites = runs(DRAFT_REWRITES);
@@ -77,7 +73,8 @@ export function traceFactsWithRules(input: ExtractionInput, options: RuleOptions
       const key = `${subjectKey(fact.subject)}|${fact.predicate}|${normalizeObject(fact.object)}|${fact.negated}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      keep(fact);
+      facts.push(fact);
+      passOf.set(fact, pass);
     }
   };
 
@@ -101,7 +98,6 @@ export function traceFactsWithRules(input: ExtractionInput, options: RuleOptions
         agedSubjects: new Set(),
         lastPerson,
         add,
-        keep: (list) => list.forEach(keep),
         remove(drop) {
           for (let i = facts.length - 1; i >= sentenceStart; i--) if (drop(facts[i])) facts.splice(i, 1);
         },

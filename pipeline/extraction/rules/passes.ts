@@ -46,8 +46,6 @@ export interface SentenceRun {
   lastPerson: SubjectRef | undefined;
   /** Cleans a proposed fact and keeps it unless an earlier pass gave the same one. */
   add(draft: FactDraft): void;
-  /** Keeps facts as they are (derived from facts already kept). */
-  keep(facts: ExtractedFact[]): void;
   remove(drop: (fact: ExtractedFact) => boolean): void;
   /** The sentence's facts so far, the objects themselves: a pass may amend them. */
   facts(): ExtractedFact[];
