@@ -7,7 +7,7 @@ import { PREDICATE_FAMILIES, type ExtractionInput } from '../../../pipeline/type
 import { familyOf } from '../../../pipeline/extraction/taxonomy.js';
 import { holdoutStatements } from './holdout.js';
 import { labelledStatements } from './labelled.js';
-import { evaluateExtractor } from './metrics.js';
+import { evaluateExtractor, evaluateTracingExtractor } from './metrics.js';
 import { loadCorpus } from './corpus.js';
 import { QUALITY_FLOORS, gateParts } from './floors.js';
 import { scenarios } from './scenarios.js';
@@ -72,16 +72,7 @@ describe('labelled extraction set', () => {
 
 describe('what each pass gives', () => {
   it('attributes every fact of the default extractor to a rule pass or the network, and the counts add up', async () => {
-    const passOf = new WeakMap<object, string>();
-    const report = await evaluateExtractor(
-      labelledStatements,
-      async (input) => {
-        const traced = await defaultExtractor.traceFacts(input);
-        for (const { fact, pass } of traced) passOf.set(fact, pass);
-        return traced.map((t) => t.fact);
-      },
-      (fact) => passOf.get(fact),
-    );
+    const report = await evaluateTracingExtractor(labelledStatements, defaultExtractor);
     const passes = Object.entries(report.perPass);
     expect(passes.map(([name]) => name)).toEqual(expect.arrayContaining(['clauses', 'model']));
     for (const [name] of passes) expect([...RULE_PASS_NAMES, 'model']).toContain(name);

@@ -1,4 +1,5 @@
 import { PREDICATE_FAMILIES, type ExtractedFact, type ExtractionInput, type PredicateFamily } from '../../../pipeline/types.js';
+import type { TracingFactExtractor } from '../../../pipeline/extraction/rules/fact-extractor.js';
 import { familyOf } from '../../../pipeline/extraction/taxonomy.js';
 import { normalizeObject, subjectKey } from '../../../pipeline/extraction/normalize.js';
 import { REFERENCE_TIME, alternatives, type ExpectedFact, type LabelledStatement } from './types.js';
@@ -137,4 +138,15 @@ export async function evaluateExtractor(
   const total = Object.values(counts).reduce((acc, c) => ({ tp: acc.tp + c.tp, fp: acc.fp + c.fp, fn: acc.fn + c.fn }), { tp: 0, fp: 0, fn: 0 });
   const perTag = Object.fromEntries(Object.entries(tagCounts).sort(([a], [b]) => a.localeCompare(b)).map(([tag, c]) => [tag, score(c.tp, c.fp, c.fn)]));
   return { ...report, overall: score(total.tp, total.fp, total.fn), perFamily, perTag, perPass };
+}
+
+/** The same, for an extractor that names the pass behind each fact: the report's `perPass` is filled. */
+export async function evaluateTracingExtractor(statements: LabelledStatement[], extractor: TracingFactExtractor): Promise<EvalReport> {
+  const passOf = new WeakMap<ExtractedFact, string>();
+  const extract = async (input: ExtractionInput) => {
+    const traced = await extractor.traceFacts(input);
+    for (const { fact, pass } of traced) passOf.set(fact, pass);
+    return traced.map((t) => t.fact);
+  };
+  return evaluateExtractor(statements, extract, (fact) => passOf.get(fact));
 }

@@ -19,11 +19,12 @@ import { HybridFactExtractor } from '../../../pipeline/extraction/model/hybrid-e
 import { ModelFactExtractor } from '../../../pipeline/extraction/model/model-extractor.js';
 import { RuleFactExtractor, type RuleOptions, type TracingFactExtractor } from '../../../pipeline/extraction/rules/fact-extractor.js';
 import { RULE_PASS_NAMES } from '../../../pipeline/extraction/rules/passes.js';
-import type { ContradictionJudge, ExtractedFact, ExtractionInput } from '../../../pipeline/types.js';
+import type { ContradictionJudge } from '../../../pipeline/types.js';
 import { loadCorpus, type CorpusPart } from './corpus.js';
 import { holdoutStatements } from './holdout.js';
 import { labelledStatements } from './labelled.js';
-import { evaluateExtractor, type EvalReport } from './metrics.js';
+import { evaluateTracingExtractor, type EvalReport } from './metrics.js';
+import type { LabelledStatement } from './types.js';
 import { scenarios as legacyScenarios, type Scenario } from './scenarios.js';
 import { runScenarios } from './simulate.js';
 
@@ -75,14 +76,7 @@ export async function runEvaluation(part: CorpusPart, options: EvaluationOptions
   const corpus = loadCorpus(part);
   const extractor = extractorOf(extractorName, withoutPasses.length > 0 ? { skip: new Set(withoutPasses) } : undefined);
   const judge = judgeOf(judgeName);
-  const passOf = new WeakMap<ExtractedFact, string>();
-  const extract = async (input: ExtractionInput) => {
-    const traced = await extractor.traceFacts(input);
-    for (const { fact, pass } of traced) passOf.set(fact, pass);
-    return traced.map((t) => t.fact);
-  };
-  const evaluate = async (statements: Parameters<typeof evaluateExtractor>[0]) =>
-    summary(await evaluateExtractor(statements, extract, (fact) => passOf.get(fact)), details, passes);
+  const evaluate = async (statements: LabelledStatement[]) => summary(await evaluateTracingExtractor(statements, extractor), details, passes);
   return {
     extractor: extractorName,
     ...(withoutPasses.length > 0 ? { withoutPasses } : {}),
