@@ -82,6 +82,13 @@ export interface MemoryFilter {
   includeForgotten?: boolean;
 }
 
+export interface MemoryVersionSummary {
+  id: string;
+  version: number;
+  /** Not forgotten. */
+  active: boolean;
+}
+
 export interface ScopeSummary {
   key: string;
   memories: number;
@@ -117,8 +124,10 @@ export interface MemoryRepository {
   ): Promise<MemoryRecord | null>;
   /** Forgotten stub: drops content, keeps id, scope and timestamps. */
   forget(workspaceId: string, id: string, at: string): Promise<MemoryRecord | null>;
+  /** Each matching memory's id, latest version and whether it is active (not forgotten), changing nothing. */
+  versions(filter: MemoryFilter): Promise<MemoryVersionSummary[]>;
   /** Physically removes matching memories; returns each removed record's id, latest version and whether it was active. */
-  purge(filter: MemoryFilter): Promise<{ id: string; active: boolean; version: number }[]>;
+  purge(filter: MemoryFilter): Promise<MemoryVersionSummary[]>;
   /**
    * Whether a write in this user scope with a smaller write sequence is still
    * processing (and was written after `since`): commits wait for it, so one scope

@@ -1,6 +1,7 @@
 import { notFound } from '../errors.js';
 import { requireScope, type Principal } from '../principal.js';
 import type { Services } from '../services.js';
+import type { MemoryVersionSummary } from '../../storage/types.js';
 import { withScopeLock } from '../../pipeline/write/scope-order.js';
 import { writeAudit } from './audit.js';
 
@@ -25,28 +26,42 @@ interface PurgeCounts {
   factsTotal: number;
 }
 
+/** Memories purged per call: a bounded id list for each store round trip. */
+const PURGE_CHUNK = 500;
+
 /**
- * Physically removes everything in a scope: memories, facts, entities,
- * vectors, history and queued work. Each step is idempotent, so a crash
- * part-way is finished by calling again.
+ * Physically removes everything in a scope: memories, facts, entities, vectors, history and queued work. A step
+ * that fails (a backend down) fails the request and calling again finishes the job: the memory rows go last, so a
+ * retry still finds every record the earlier attempt did not reach by the ids of the memories it lists again.
+ * A write accepted into the scope while this runs is not listed and stays, as if it had come just after.
  */
 async function purgeScope(svc: Services, workspaceId: string, scope: { agentId: string | null; userId?: string }): Promise<PurgeCounts> {
   const filter = { workspaceId, agentId: scope.agentId, ...(scope.userId !== undefined ? { userId: scope.userId } : {}) };
-  // The vectors first: with Elasticsearch down this fails before anything changed, and the retry does it all
-  // (the steps after the memories' purge find their records by the purged memories' ids).
+  // The vectors first: with Elasticsearch down this fails before anything else changed.
   await svc.vectors.purge(filter);
-  const memories = await svc.store.memories.purge({ ...filter, includeForgotten: true });
+  const memories = await svc.store.memories.versions({ ...filter, includeForgotten: true });
   const memoryIds = memories.map((m) => m.id);
   await svc.queue.forgetMemories(workspaceId, memories);
-  const facts = await svc.store.facts.purge({ ...filter, includeInvalidated: true });
-  await svc.store.entities.purge(filter);
   await svc.store.history.purgeMemories(workspaceId, memoryIds);
   await closeErasedBatchItems(svc, workspaceId, memoryIds);
   await svc.store.batches.forgetMemories(workspaceId, memoryIds);
-  // The vectors again, now that the memories are gone (last, so that a failure here leaves only this for the retry):
-  // an embed stage running beside the erasure (it takes no scope lock) writes its vector and only then re-reads the
-  // memory, so a vector written before this point goes now and one written after it is removed by that stage.
-  await svc.vectors.purge(filter);
+  const facts = await svc.store.facts.purge({ ...filter, includeInvalidated: true });
+  await svc.store.entities.purge(filter);
+  const purged: MemoryVersionSummary[] = [];
+  for (let i = 0; i < memoryIds.length; i += PURGE_CHUNK) {
+    purged.push(...(await svc.store.memories.purge({ ...filter, ids: memoryIds.slice(i, i + PURGE_CHUNK), includeForgotten: true })));
+  }
+  // An update that landed after the listing queued a newer version and wrote its `updated` event.
+  const listedVersion = new Map(memories.map((m) => [m.id, m.version]));
+  const updatedMeanwhile = purged.filter((m) => m.version !== listedVersion.get(m.id));
+  if (updatedMeanwhile.length) {
+    await svc.queue.forgetMemories(workspaceId, updatedMeanwhile);
+    await svc.store.history.purgeMemories(workspaceId, updatedMeanwhile.map((m) => m.id));
+  }
+  // The vectors again, by id now that the memories are gone: an embed stage running beside the erasure (it takes
+  // no scope lock) writes its vector and only then re-reads the memory, so a vector written before this point goes
+  // now and one written after it is removed by that stage.
+  await svc.vectors.remove(workspaceId, memoryIds);
   return {
     memoriesActive: memories.filter((m) => m.active).length,
     memoriesTotal: memories.length,

@@ -368,7 +368,7 @@ export function describeStoreContract(
         expect(withStubs).toEqual({ items: [stub], total: 1 });
       });
 
-      it('purge physically removes matching memories and reports which were active', async () => {
+      it('versions lists what purge would remove; purge physically removes matching memories and reports which were active', async () => {
         const ws = newWorkspaceId();
         const aliceDefault = memory(ws, { userId: 'alice', agentId: null, version: 3 });
         const aliceBot = memory(ws, { userId: 'alice', agentId: 'bot' });
@@ -378,7 +378,11 @@ export function describeStoreContract(
         for (const m of [aliceDefault, aliceBot, aliceForgotten, bob, elsewhere]) await store.memories.insert(m);
         await store.memories.forget(ws, aliceForgotten.id, at(3));
 
+        const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
+        const listed = await store.memories.versions({ workspaceId: ws, userId: 'alice', agentId: null, includeForgotten: true });
+        expect(await store.memories.versions({ workspaceId: ws, userId: 'alice', agentId: null })).toEqual([{ id: aliceDefault.id, active: true, version: 3 }]);
         const removed = await store.memories.purge({ workspaceId: ws, userId: 'alice', agentId: null, includeForgotten: true });
+        expect(listed.sort(byId)).toEqual(removed.sort(byId));
         expect(removed.sort((a, b) => a.id.localeCompare(b.id))).toEqual(
           [
             { id: aliceDefault.id, active: true, version: 3 },
@@ -394,7 +398,12 @@ export function describeStoreContract(
         expect(await store.memories.purge({ workspaceId: ws, userId: 'alice', agentId: null })).toEqual([]);
         const agentPurge = await store.memories.purge({ workspaceId: ws, agentId: 'bot' });
         expect(agentPurge).toEqual([{ id: aliceBot.id, active: true, version: 1 }]);
-        expect(await store.memories.purge({ workspaceId: ws })).toEqual([{ id: bob.id, active: true, version: 1 }]);
+        // Restricted to ids, a purge leaves the scope's other memories alone.
+        const late = memory(ws, { userId: 'bob', agentId: null });
+        await store.memories.insert(late);
+        expect(await store.memories.purge({ workspaceId: ws, ids: [bob.id] })).toEqual([{ id: bob.id, active: true, version: 1 }]);
+        expect(await store.memories.versions({ workspaceId: ws, includeForgotten: true })).toEqual([{ id: late.id, active: true, version: 1 }]);
+        expect(await store.memories.purge({ workspaceId: ws })).toEqual([{ id: late.id, active: true, version: 1 }]);
         expect(await store.memories.count({ workspaceId: ws, includeForgotten: true })).toBe(0);
       });
 

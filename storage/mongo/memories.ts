@@ -1,5 +1,5 @@
 import type { Collection, Document, Filter, IndexDescription } from 'mongodb';
-import type { MemoryFilter, MemoryRecord, MemoryRepository, Page, Paged, ScopeSummary, UserScope } from '../types.js';
+import type { MemoryFilter, MemoryRecord, MemoryRepository, MemoryVersionSummary, Page, Paged, ScopeSummary, UserScope } from '../types.js';
 import { byString, findAndDelete, maybe, pageOf } from './util.js';
 import { isNotImplemented, type ServerTraits } from './compat.js';
 
@@ -65,6 +65,10 @@ export const toRecord = (d: MemoryDoc): MemoryRecord => ({
 
 /** Patchable fields (same names in record and document). */
 const PATCHABLE = ['content', 'status', 'error', 'version', 'seq', 'updatedAt', 'deletedAt'] as const;
+
+const SUMMARY = { _id: 1, deletedAt: 1, version: 1 } as const;
+const toSummaries = (docs: Pick<MemoryDoc, '_id' | 'deletedAt' | 'version'>[]): MemoryVersionSummary[] =>
+  docs.map((d) => ({ id: d._id, version: d.version, active: d.deletedAt === null || d.deletedAt === undefined }));
 
 function where(filter: MemoryFilter): Filter<MemoryDoc> {
   const f: Filter<MemoryDoc> = { workspaceId: filter.workspaceId };
@@ -185,9 +189,12 @@ export class MongoMemoryRepository implements MemoryRepository {
     return doc ? toRecord(doc) : null;
   }
 
-  async purge(filter: MemoryFilter): Promise<{ id: string; active: boolean; version: number }[]> {
-    const removed = await findAndDelete(this.col, where({ ...filter, includeForgotten: true }), { _id: 1, deletedAt: 1, version: 1 });
-    return removed.map((d) => ({ id: d._id, active: d.deletedAt === null || d.deletedAt === undefined, version: d.version }));
+  async versions(filter: MemoryFilter): Promise<MemoryVersionSummary[]> {
+    return toSummaries(await this.col.find(where(filter), { projection: SUMMARY }).toArray());
+  }
+
+  async purge(filter: MemoryFilter): Promise<MemoryVersionSummary[]> {
+    return toSummaries(await findAndDelete(this.col, where({ ...filter, includeForgotten: true }), SUMMARY));
   }
 
   async summarizeByUser(workspaceId: string, agentId: string | null | undefined, page: Page): Promise<Paged<ScopeSummary>> {

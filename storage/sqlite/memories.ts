@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { MemoryFilter, MemoryRecord, MemoryRepository, Page, Paged, ScopeSummary, UserScope } from '../types.js';
+import type { MemoryFilter, MemoryRecord, MemoryRepository, MemoryVersionSummary, Page, Paged, ScopeSummary, UserScope } from '../types.js';
 import { Where, json, parse } from './sql.js';
 
 interface MemoryRow {
@@ -47,6 +47,9 @@ const columnOf: Record<string, string> = {
   updatedAt: 'updated_at',
   deletedAt: 'deleted_at',
 };
+
+type SummaryRow = { id: string; deleted_at: string | null; version: number };
+const toSummaries = (rows: SummaryRow[]): MemoryVersionSummary[] => rows.map((r) => ({ id: r.id, version: r.version, active: r.deleted_at === null }));
 
 function where(filter: MemoryFilter): Where {
   const w = new Where().eq('workspace_id', filter.workspaceId);
@@ -152,14 +155,14 @@ export class SqliteMemoryRepository implements MemoryRepository {
     return row ? toRecord(row) : null;
   }
 
-  async purge(filter: MemoryFilter): Promise<{ id: string; active: boolean; version: number }[]> {
+  async versions(filter: MemoryFilter): Promise<MemoryVersionSummary[]> {
+    const w = where(filter);
+    return toSummaries(this.db.prepare(`SELECT id, deleted_at, version FROM memories ${w.sql}`).all(...w.params) as SummaryRow[]);
+  }
+
+  async purge(filter: MemoryFilter): Promise<MemoryVersionSummary[]> {
     const w = where({ ...filter, includeForgotten: true });
-    const rows = this.db.prepare(`DELETE FROM memories ${w.sql} RETURNING id, deleted_at, version`).all(...w.params) as {
-      id: string;
-      deleted_at: string | null;
-      version: number;
-    }[];
-    return rows.map((r) => ({ id: r.id, active: r.deleted_at === null, version: r.version }));
+    return toSummaries(this.db.prepare(`DELETE FROM memories ${w.sql} RETURNING id, deleted_at, version`).all(...w.params) as SummaryRow[]);
   }
 
   async pendingBefore(scope: UserScope, seq: number, since: string): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCreateKey, dropProductionData, productionEnv } from '../../support/backends.js';
+import { adminCreateKey, dropProductionData, productionEnv, productionStoredText } from '../../support/backends.js';
 import { OwnBackend } from '../../support/own-backend.js';
 import { startApiProcess, startReadyWorker, stopProcess, type OutputProcess } from '../../support/processes.js';
 import { ApiClient, type ApiResponse } from '../../support/server.js';
@@ -47,10 +47,12 @@ const readyMemory = (client: ApiClient, id: string) =>
   }, 120_000, 250);
 
 describe('production mode: Redis down', () => {
-  it('refuses writes with 503 + Retry-After, keeps serving reads, loses nothing accepted, and recovers without restarts', async () => {
+  it('refuses writes and erasures with 503 + Retry-After, keeps serving reads, loses nothing accepted, and recovers without restarts', async () => {
     const client = new ApiClient(api.url, adminCreateKey(env, 'redis-down', 'scale').key);
     const committed = (await client.post('/v1/memories', { content: 'I live in Porto.', user_id: 'r' })).body.id;
     await readyMemory(client, committed);
+    const toErase = (await client.post('/v1/memories', { content: 'I live in Zanzibarville.', user_id: 'leaving' })).body.id;
+    await readyMemory(client, toErase);
 
     // Accepted just before the crash: somewhere between the queue and the commit when Redis dies.
     const jobs = Array.from({ length: 4 }, (_, i) => ({ content: `I work at Company${i}x7 now.`, user_id: 'r' }));
@@ -61,6 +63,8 @@ describe('production mode: Redis down', () => {
     expectRetryableRefusal(await timed(client.post('/v1/memories', { content: 'Refused while Redis is down.', user_id: 'r' })));
     expectRetryableRefusal(await timed(client.post('/v1/batch', { memories: [{ content: 'Refused batch item.', user_id: 'r' }] })));
     expectRetryableRefusal(await timed(client.patch(`/v1/memories/${committed}`, { content: 'I live in Lisbon.' })));
+    // An erasure cannot remove the user's queue entries now: refused, and the retry below finishes it.
+    expectRetryableRefusal(await timed(client.delete('/v1/users/leaving/memories')));
 
     const read = await timed(client.get(`/v1/memories/${committed}`));
     expect(read.status).toBe(200);
@@ -84,6 +88,13 @@ describe('production mode: Redis down', () => {
       return res.status === 200 ? res.body : undefined;
     }, 30_000, 250);
     for (const id of (await client.get('/v1/memories?user_id=r&limit=50')).body.memories.map((m: any) => m.id)) await readyMemory(client, id);
+    const erased = await client.delete('/v1/users/leaving/memories');
+    expect(erased.status).toBe(200);
+    expect(erased.body.memories_forgotten).toBe(1);
+    const stored = await productionStoredText(env);
+    expect(stored).not.toContain('Zanzibarville');
+    // Not its history either: the refused attempt must not have left records the retry can no longer find.
+    expect(stored).not.toContain(toErase);
     expect(api.child.exitCode).toBeNull();
     expect(worker.exitCode).toBeNull();
 
