@@ -181,21 +181,24 @@ export async function forgetMemory(
   await svc.limits.consume('write', principal.workspace.id, principal.workspace.plan);
   const ws = principal.workspace.id;
   const factsInvalidated = await withScopeLock(svc.store, scopeOf(memory), `forget-${id}`, async () => {
-    // The vector first: with Elasticsearch down this fails before anything changed, and the retry does it all.
+    const current = await svc.store.memories.get(ws, id);
+    if (!current || current.deletedAt) throw memoryNotFound();
+    // The vector first: with Elasticsearch down this fails before anything changed. What hangs off the memory goes
+    // next and the memory itself last, so a request that fails part-way leaves it readable and the retry (which
+    // must find it to be let in) finishes every step; each step is idempotent.
     await svc.vectors.remove(ws, [id]);
     const at = new Date().toISOString();
-    const forgotten = await svc.store.memories.forget(ws, id, at);
-    if (!forgotten) throw memoryNotFound();
-    // And again now that it reads as forgotten: an embed stage running beside this (it takes no scope lock) writes
-    // its vector and only then re-reads the memory, so a vector written before this point goes now and one written
-    // after it is removed by that stage. The memory is forgotten already, so a failure here is logged, not answered.
-    await svc.vectors.remove(ws, [id]).catch((error) => svc.logger.warn({ err: error, memoryId: id }, 'vector of a forgotten memory not removed'));
     const derived = await svc.store.facts.query({ workspaceId: ws, sourceMemoryId: id }, { limit: 100_000, offset: 0 });
     const count = await invalidateFacts(svc.store, ws, derived.items.map((f) => f.id), at, 'memory_deleted');
     await svc.store.entities.unlinkMemory(ws, id);
     await svc.store.history.append([
       { id: derivedId('evt', 'deleted', id), workspaceId: ws, memoryId: id, event: 'deleted', at, factId: null, fact: null },
     ]);
+    if (!(await svc.store.memories.forget(ws, id, at))) throw memoryNotFound();
+    // And again now that it reads as forgotten: an embed stage running beside this (it takes no scope lock) writes
+    // its vector and only then re-reads the memory, so a vector written before this point goes now and one written
+    // after it is removed by that stage. The memory is forgotten already, so a failure here is logged, not answered.
+    await svc.vectors.remove(ws, [id]).catch((error) => svc.logger.warn({ err: error, memoryId: id }, 'vector of a forgotten memory not removed'));
     return count;
   });
   // Forgotten for every reader already, and its stage jobs skip it: leftover jobs (Redis down) are no reason to fail.
