@@ -31,5 +31,8 @@ describe('ages as people write them', () => {
     expect(ages('I want to write a novel before I am 40')).toEqual([]);
     expect(ages('the Land Rover is 22 years old')).toEqual([]);
     expect(ages('User lived in Austin (8 yrs), Portland (3), now Pittsburgh.')).toEqual([]);
+    expect(ages("I'm 1.85 m tall")).toEqual([]);
+    expect(ages('my son is 1,20 m now')).toEqual([]);
+    expect(ages('I am 34. Still single.')).toEqual(['user age 34']);
   });
 });

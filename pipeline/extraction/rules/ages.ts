@@ -13,8 +13,8 @@ import { USER, type SubjectRef } from './subjects.js';
 
 const USER_WORDS = /^(?:I|user|the user|client|patient|pt|customer|member)$/i;
 const NUMBER = String.raw`(\d{1,3})`;
-/** What may follow a stated age: anything else ("33 minutes", "5k", "9am") is not one. */
-const AGE_END = String.raw`(?:\s*(?:years?|yrs?)(?:\s+old)?|\s*(?:yo|y\/o|y\.o\.))?(?=\s*(?:$|[,.;:!)]|-|and\b|but\b|so\b|lol\b|haha\b|now\b|this\b|today\b|in\b|with\b|who\b|which\b|yet\b|already\b|btw\b))`;
+/** What may follow a stated age: anything else ("33 minutes", "5k", "9am", "1.85 m") is not one. */
+const AGE_END = String.raw`(?:\s*(?:years?|yrs?)(?:\s+old)?|\s*(?:yo|y\/o|y\.o\.))?(?=\s*(?:$|[.,](?!\d)|[;:!)]|-|and\b|but\b|so\b|lol\b|haha\b|now\b|this\b|today\b|in\b|with\b|who\b|which\b|yet\b|already\b|btw\b))`;
 const NAME = String.raw`(I|[Uu]ser|[A-Z][\p{L}'’-]+)`;
 
 const STATED = new RegExp(String.raw`(?:^|[\s,;(])${NAME}\s+(?:am|is)\s+(?:now\s+|only\s+|just\s+)?${NUMBER}${AGE_END}`, 'gu');
