@@ -9,6 +9,13 @@ describe('chat phrasings of an update', () => {
     expect(read('big news: I live in Cardiff now')).toContain('lives_in Cardiff');
   });
 
+  it('the purpose clause after quitting is the next employer, with its title', () => {
+    expect(read('I quit Siemens to join BMW as a data engineer').sort()).toEqual(['NOT works_at Siemens', 'job_title data engineer', 'works_at BMW']);
+    expect(read("I've just quit Tesco to work for Asda").sort()).toEqual(['NOT works_at Tesco', 'works_at Asda']);
+    // A third person is not carried over to the second verb by the clause parser, so nothing is made up for the user.
+    expect(read('Kasper left Novo Nordisk to join a startup')).not.toContain('works_at startup');
+  });
+
   it('a new favourite given as a label is a favourite', () => {
     expect(read('so new favourite film: Past Lives. cried twice')).toContain('favorite_movie Past Lives');
   });

@@ -3,7 +3,8 @@
  *  - a leading interjection set off by punctuation: "Funny, I think ...", "quick update: ...", "Change of plan: ...";
  *  - a new favourite announced as a label: "ok new favourite food: ramen" -> "my favourite food is ramen";
  *  - a favourite with a dropped "my" and a perfect: "Favourite colour's always been green" -> "my favourite colour is green";
- *  - a new name after a name change: "took my husband's name so it's Emily Novak now" -> "my name is Emily Novak".
+ *  - a new name after a name change: "took my husband's name so it's Emily Novak now" -> "my name is Emily Novak";
+ *  - the next employer as a purpose clause: "quit Siemens to join BMW" -> "quit Siemens and joined BMW".
  */
 
 import { restateTrip } from './plans.js';
@@ -124,6 +125,18 @@ const SWITCHED_BANK = /^(?:(?:I|we|the\s+user|user|he|she|they)\s+(?:have\s+|has
 const VEHICLE = /\b(?:car|van|bike|motorbike|scooter|truck|Corolla|Civic|Golf|Polo|Fiesta|Focus|Corsa|Astra|Clio|Yaris|Prius|Octavia|Fabia|Qashqai|Juke|Tesla|Model\s+[3SXY]|Mini|Defender|Discovery|Range Rover|Mustang|Camry|Accord|CR-V|RAV4|Outback|Impreza|Leaf|Zoe|MG4|ID\.?3|ID\.?4|Ioniq|Niro|Kona|Sportage|Tucson)\b/i;
 const isVehicle = (phrase: string) => VEHICLE.test(phrase);
 
+/**
+ * "I quit Siemens to join BMW", "leaving Ferrari to join Red Bull": the purpose clause is the next employer. Only for
+ * the user (said or left out), whom the clause parser carries over to "and joined"; a third person it may not.
+ */
+const QUIT_TO_JOIN = /^((?:(?:I|we|the\s+user|user)(?:['’]m|['’]ve)?\s+(?:(?:am|are|is|have|has|had|just|finally|recently|actually)\s+)*)?)(quit|left|resigned\s+from|leaving|quitting)\s+((?:[^\s,;:.!?]+\s+){0,5}?)to\s+(join|work\s+for|work\s+at|start\s+at)\b/iu;
+const NEXT_JOB: Record<string, [past: string, progressive: string]> = { join: ['joined', 'joining'], work: ['now work', 'going to work'], start: ['started', 'starting'] };
+const quitAndJoined = (_m: string, subject: string, verb: string, what: string, next: string) => {
+  const [head, ...rest] = next.split(/\s+/);
+  const [past, progressive] = NEXT_JOB[head.toLowerCase()];
+  return `${subject}${verb} ${what}and ${[/ing$/i.test(verb) ? progressive : past, ...rest].join(' ')}`;
+};
+
 /** One sentence in, the plain sentences the clause parser reads out (usually the same one). */
 export function restate(sentence: string, agentNote = false): string[] {
   const name = NEW_NAME.exec(sentence);
@@ -134,6 +147,7 @@ export function restate(sentence: string, agentNote = false): string[] {
   if (/\b(?:favou?rite|fave?)\b/i.test(s)) s = s.replace(/\s+(?:forever|for\s+ever|for\s+life|obviously|of\s+course|no\s+contest)\s*([.!]*)$/i, '$1');
   s = s.replace(APPOINTMENT_WITH, (_m, det: string, who: string) => `${/^an?$/i.test(det) ? 'a' : det} ${who} appointment`);
   s = s.replace(WITH_PROVIDER, (_m, det: string, thing: string, provider: string) => `${/^an$/i.test(det) ? 'a' : det} ${provider} ${thing}`);
+  s = s.replace(QUIT_TO_JOIN, quitAndJoined);
   // Agent notes about "the user": a sentence opening with "His"/"Her"/"Their" speaks of the user's people.
   if (agentNote) s = s.replace(/^(?:His|Her|Their)\s+(?=\p{Ll})/u, "The user's ");
   const body = s.replace(/[.!]+$/, '');
