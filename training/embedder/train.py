@@ -122,8 +122,20 @@ def evaluate(model, conversations, pieces):
     return {k: round(v / n, 4) for k, v in totals.items()} | {"questions": n}
 
 
-def batches_of(conversation, size, rng):
-    """Questions of one conversation in batches, each with one evidence turn and one keyword-ranked confuser."""
+@torch.no_grad()
+def model_rankings(model, conversation, pieces):
+    """Each question's turns in the model's own order (question text -> turn indices), for mining its confusions."""
+    docs = embed_all(model, [pieces.ids(t) for _, t in conversation["turns"]])
+    questions = [q["question"] for q in conversation["questions"]]
+    queries = embed_all(model, [pieces.ids(q) for q in questions])
+    return {q: scores.argsort(descending=True)[:HARD_NEGATIVES_FROM].tolist() for q, scores in zip(questions, queries @ docs.T)}
+
+
+def batches_of(conversation, size, rng, mined=None):
+    """
+    Questions of one conversation in batches, each with one evidence turn and its confusers: the turns a keyword
+    ranking puts first, and with `mined` also the turns the model itself ranks first, that are not evidence.
+    """
     texts = [t for _, t in conversation["turns"]]
     ids = [i for i, _ in conversation["turns"]]
     index = {turn: k for k, turn in enumerate(ids)}
@@ -134,7 +146,13 @@ def batches_of(conversation, size, rng):
         if not evidence:
             continue
         confusers = [k for k in bm25.rank(q["question"])[:HARD_NEGATIVES_FROM] if k not in evidence]
-        items.append({"question": q["question"], "evidence": evidence, "confusers": confusers or [k for k in range(len(ids)) if k not in evidence]})
+        own = [k for k in (mined or {}).get(q["question"], []) if k not in evidence]
+        items.append({
+            "question": q["question"],
+            "evidence": evidence,
+            "confusers": confusers or [k for k in range(len(ids)) if k not in evidence],
+            "own": own,
+        })
     rng.shuffle(items)
     return [{"texts": texts, "items": items[start : start + size]} for start in range(0, len(items), size)]
 
@@ -143,6 +161,7 @@ def loss_of(model, batch, pieces, rng, temperature):
     texts, items = batch["texts"], batch["items"]
     positives = [rng.choice(sorted(item["evidence"])) for item in items]
     negatives = [rng.choice(item["confusers"]) for item in items]
+    negatives += [rng.choice(item["own"]) for item in items if item["own"]]
     turns = list(dict.fromkeys(positives + negatives))
     column = {k: j for j, k in enumerate(turns)}
     queries = embed(model, [pieces.ids(item["question"]) for item in items])
@@ -164,6 +183,7 @@ def main():
     parser.add_argument("--batch", type=int, default=24, help="questions per batch, all of one conversation")
     parser.add_argument("--lr", type=float, default=3e-5)
     parser.add_argument("--temperature", type=float, default=0.05)
+    parser.add_argument("--mine-from-epoch", type=int, default=0, help="from this epoch on (1-based), add a confuser the model itself ranks first; 0: never")
     add_common_arguments(parser, OUT, CORPUS)
     args = parser.parse_args()
     rng = seeded(args)
@@ -186,7 +206,8 @@ def main():
     step = 0
     model.train()
     for epoch in range(args.epochs):
-        batches = [b for c in train_conversations for b in batches_of(c, args.batch, rng)]
+        mining = args.mine_from_epoch and epoch + 1 >= args.mine_from_epoch
+        batches = [b for c in train_conversations for b in batches_of(c, args.batch, rng, model_rankings(model, c, pieces) if mining else None)]
         rng.shuffle(batches)
         running, seen = 0.0, 0
         for batch in batches:
