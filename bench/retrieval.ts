@@ -70,14 +70,22 @@ async function benchVectors(embedder: Embedder, lexical: Embedder, cache: Map<st
   });
 }
 
-/** recall@10 of workspace-wide searches against an exact scan of every persisted vector (one pass for all queries). */
+/**
+ * recall@10 of workspace-wide searches against an exact scan of every persisted vector (one pass for all queries),
+ * and, because memories that differ only in a note number score nearly alike, how close the graph's ten come to
+ * the exact ten in cosine: `scoreRatio` (mean cosine of the graph's ten over the exact ten's) and `withinTies`
+ * (the share of the graph's ten scoring at least the exact tenth's cosine less 0.001).
+ */
 async function graphRecall(vectors: VectorIndex, workspaceId: string, queryVectors: Float32Array[]) {
   const k = 10;
+  const graphHits = await Promise.all(queryVectors.map(async (q) => new Set((await vectors.search(q, { workspaceId }, k)).map((h) => h.id))));
   const exact = queryVectors.map(() => [] as { id: string; score: number }[]);
+  const graphScores = queryVectors.map(() => [] as number[]);
   for await (const { id, vector } of vectors.exportVectors(workspaceId)) {
     queryVectors.forEach((q, j) => {
       let score = 0;
       for (let d = 0; d < q.length; d++) score += q[d] * vector[d];
+      if (graphHits[j].has(id)) graphScores[j].push(score);
       const top = exact[j];
       if (top.length === k && score <= top[k - 1].score) return;
       top.push({ id, score });
@@ -86,11 +94,20 @@ async function graphRecall(vectors: VectorIndex, workspaceId: string, queryVecto
     });
   }
   let found = 0;
-  for (const [j, q] of queryVectors.entries()) {
-    const hits = new Set((await vectors.search(q, { workspaceId }, k)).map((h) => h.id));
-    found += exact[j].filter((e) => hits.has(e.id)).length;
+  let ratio = 0;
+  let withinTies = 0;
+  for (const [j, top] of exact.entries()) {
+    found += top.filter((e) => graphHits[j].has(e.id)).length;
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    ratio += sum(graphScores[j]) / sum(top.map((e) => e.score));
+    withinTies += graphScores[j].filter((score) => score >= top[top.length - 1].score - 0.001).length;
   }
-  return Math.round((found / (queryVectors.length * k)) * 1000) / 1000;
+  const round = (x: number) => Math.round(x * 1000) / 1000;
+  return {
+    recallAt10: round(found / (queryVectors.length * k)),
+    scoreRatio: round(ratio / queryVectors.length),
+    withinTies: round(withinTies / (queryVectors.length * k)),
+  };
 }
 
 const summary = (ms: number[]) => {
@@ -179,7 +196,7 @@ async function measure(n: number) {
     if (vectors instanceof EmbeddedVectorIndex) await phase('graph', () => vectors.indexed());
     const loadMs = performance.now() - loadStarted;
     const graph = vectors instanceof EmbeddedVectorIndex && vectors.usesGraph(ws);
-    const recallAt10 = graph ? await graphRecall(vectors, ws, await Promise.all(queries.slice(0, 20).map((q) => pipeline.embedder.embedQuery?.(q.query) ?? pipeline.embedder.embed([q.query]).then(([v]) => v)))) : undefined;
+    const graphQuality = graph ? await graphRecall(vectors, ws, await Promise.all(queries.slice(0, 20).map((q) => pipeline.embedder.embedQuery?.(q.query) ?? pipeline.embedder.embed([q.query]).then(([v]) => v)))) : undefined;
 
     const headers = { Authorization: `Bearer ${created.key}`, 'Content-Type': 'application/json' };
     const time = async (request: () => Promise<Response>) => {
@@ -229,7 +246,7 @@ async function measure(n: number) {
       ...(loaded ? { loadedBefore: true } : {}),
       loadPhaseSeconds: Object.fromEntries(Object.entries(phases).map(([name, ms]) => [name, seconds(ms)])),
       rssMegabytes,
-      workspaceSearch: graph ? { index: 'graph', recallAt10 } : { index: 'exact' },
+      workspaceSearch: graph ? { index: 'graph', ...graphQuality } : { index: 'exact' },
       results,
       restart,
     };
