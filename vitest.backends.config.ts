@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config';
  *   test/support/server.ts gives each server its own MongoDB database, Elasticsearch index and queue prefix,
  *   and runs its pipeline in an `npm run worker` process), the embedded/production parity test and the
  *   two-APIs-two-workers end-to-end file. Three files at a time, each on its own data: the end-to-end file's
- *   200-item batch keeps FerretDB busy for minutes while two lanes take the other files.
+ *   200-item batch keeps FerretDB busy for about a minute while two lanes take the other files.
  * - "faults" (after them, one file at a time: they time outages and shutdowns): test/backends/faults/, Redis and
  *   MongoDB servers of their own killed and restarted, SIGTERM to API and worker processes, the embedded mode
  *   on a full disk.
