@@ -31,8 +31,11 @@ if (!(minutes > 0) || !(rate > 0) || !(users >= 2)) throw new Error('usage: npm 
 const began = Date.now();
 const log = (line: string) => process.stderr.write(`[soak ${((Date.now() - began) / 1000).toFixed(0).padStart(5)} s] ${line}\n`);
 
-/** Settling may take a while after a long run on a loaded machine: a third of the traffic time, at least 3 minutes. */
-const settleLimitMs = Math.max(3 * 60_000, (minutes * 60_000) / 3);
+/**
+ * Settling may take a while on a loaded machine: writes that failed during a fault wait out exponential backoffs, so
+ * a little more load can push them into a later retry. A third of the traffic time, at least 5 minutes.
+ */
+const settleLimitMs = Math.max(5 * 60_000, (minutes * 60_000) / 3);
 
 async function settle(env: Record<string, string>): Promise<{ settled: boolean; seconds: number; left: number }> {
   const started = Date.now();
