@@ -61,6 +61,7 @@ describe('production mode: an Elasticsearch outage', () => {
         expect((await a.get(`/v1/memories/${forgotten}`)).status).toBe(404);
         expect((await a.get('/v1/facts?user_id=out&predicate=has_pet')).body.total).toBe(0);
         const afterForget = await b.post('/v1/memories/search', { query: 'cat Miso', user_id: 'out' });
+        expect(afterForget.status).toBe(200);
         expect(afterForget.body.results.map((r: any) => r.id)).not.toContain(forgotten);
     } finally {
       if (!(await fetch(`${env.ELASTICSEARCH_URL}/_cluster/health`).then((r) => r.ok).catch(() => false))) {
